@@ -1,0 +1,326 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// The state of one request while libcurl works on it.
+///
+/// Owns everything libcurl borrows during the transfer (header list, MIME
+/// structure, error buffer, upload file) and collects the response.
+final class CurlTransfer: @unchecked Sendable {
+    // @unchecked: `continuation` is written by the submitting task before the
+    // transfer is put in the driver's mutex-guarded inbox; from then on every
+    // other field is read and written by the driver thread alone.
+    // `cancelRequested` is atomic because any task may set it.
+
+    let request: HTTPRequest
+    var continuation: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>?
+    let cancelRequested = Atomic<Bool>(false)
+
+    /// The easy handle while the transfer runs.
+    var handle: UnsafeMutableRawPointer?
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var mime: OpaquePointer?
+    private var uploadFile: UnsafeMutablePointer<FILE>?
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+
+    // MARK: - What the callbacks collect
+
+    fileprivate var body: [UInt8] = []
+    fileprivate var exceededLimit = false
+    /// Header blocks, one per response received (redirects, `100 Continue`),
+    /// each a status line followed by field lines.
+    fileprivate var headerBlocks: [[String]] = []
+
+    init(request: HTTPRequest) {
+        self.request = request
+        errorBuffer.initialize(to: 0)
+    }
+
+    deinit {
+        if let headerList { curl_slist_free_all(headerList) }
+        if let mime { curl_mime_free(mime) }
+        if let uploadFile { fclose(uploadFile) }
+        errorBuffer.deallocate()
+    }
+
+    // MARK: - Setting up the handle
+
+    /// Applies the request to a fresh (or reset) easy handle.
+    func configure(_ h: UnsafeMutableRawPointer) throws(HTTPError) {
+        handle = h
+        let options = request.options
+        let context = Unmanaged.passUnretained(self).toOpaque()
+
+        set(h, CURLOPT_NOSIGNAL, 1)
+        set(h, CURLOPT_URL, request.url)
+        _ = courier_easy_setopt_pointer(h, CURLOPT_ERRORBUFFER, errorBuffer)
+        _ = courier_easy_setopt_callback(h, CURLOPT_WRITEFUNCTION, writeCallback)
+        _ = courier_easy_setopt_pointer(h, CURLOPT_WRITEDATA, context)
+        _ = courier_easy_setopt_callback(h, CURLOPT_HEADERFUNCTION, headerCallback)
+        _ = courier_easy_setopt_pointer(h, CURLOPT_HEADERDATA, context)
+        set(h, CURLOPT_USERAGENT, "courier/\(CourierHTTPVersion.string)")
+        // A proxy's "200 Connection established" block is not the server's response.
+        set(h, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+
+        set(h, CURLOPT_FOLLOWLOCATION, options.followRedirects ? 1 : 0)
+        set(h, CURLOPT_MAXREDIRS, options.maxRedirects)
+        set(h, CURLOPT_TIMEOUT_MS, options.timeoutMilliseconds)
+        set(h, CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeoutMilliseconds)
+        if options.compressed { set(h, CURLOPT_ACCEPT_ENCODING, "") }
+        switch options.httpVersion {
+        case .automatic: set(h, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        case .http1_1: set(h, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
+        case .http2: set(h, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_0)
+        }
+        if let proxy = options.proxy { set(h, CURLOPT_PROXY, proxy) }
+        if let jar = options.cookieJar, let share = jar.share {
+            _ = courier_easy_setopt_share(h, share)
+            // An empty file name turns the cookie engine on without reading a file.
+            set(h, CURLOPT_COOKIEFILE, "")
+        }
+        configureTLS(h, options.tls)
+        try configureMethodAndBody(h)
+        configureHeaders(h)
+    }
+
+    private func configureTLS(_ h: UnsafeMutableRawPointer, _ tls: TLSOptions) {
+        if let ca = tls.caPath { set(h, CURLOPT_CAINFO, ca) }
+        if let cert = tls.certificatePath {
+            set(h, CURLOPT_SSLCERT, cert)
+            set(h, CURLOPT_SSLCERTTYPE, tls.certificateIsPKCS12 ? "P12" : "PEM")
+        }
+        if let key = tls.keyPath { set(h, CURLOPT_SSLKEY, key) }
+        if let password = tls.password { set(h, CURLOPT_KEYPASSWD, password) }
+        if tls.insecure {
+            set(h, CURLOPT_SSL_VERIFYPEER, 0)
+            set(h, CURLOPT_SSL_VERIFYHOST, 0)
+        }
+        if let pin = tls.pinnedPublicKey { set(h, CURLOPT_PINNEDPUBLICKEY, pin) }
+    }
+
+    private func configureMethodAndBody(_ h: UnsafeMutableRawPointer) throws(HTTPError) {
+        let method = request.method
+        switch request.body {
+        case .none:
+            switch method {
+            case "GET": set(h, CURLOPT_HTTPGET, 1)
+            case "HEAD": set(h, CURLOPT_NOBODY, 1)
+            default: set(h, CURLOPT_CUSTOMREQUEST, method)
+            }
+        case .bytes(let bytes):
+            _ = courier_easy_setopt_off(h, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
+            // COPYPOSTFIELDS copies: the array need not outlive this call.
+            bytes.withUnsafeBytes { raw in
+                _ = courier_easy_setopt_pointer(h, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(errorBuffer)))
+            }
+            if method != "POST" { set(h, CURLOPT_CUSTOMREQUEST, method) }
+        case .file(let path):
+            guard let file = fopen(path, "rb") else {
+                throw HTTPError(kind: .fileUnreadable, message: "cannot read '\(path)': \(String(cString: strerror(errno)))")
+            }
+            uploadFile = file
+            var info = stat()
+            let size = fstat(fileno(file), &info) == 0 ? Int64(info.st_size) : -1
+            set(h, CURLOPT_POST, 1)
+            // Without a READFUNCTION libcurl freads from READDATA: streamed, never loaded whole.
+            _ = courier_easy_setopt_pointer(h, CURLOPT_READDATA, UnsafeMutableRawPointer(file))
+            _ = courier_easy_setopt_off(h, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(size))
+            if method != "POST" { set(h, CURLOPT_CUSTOMREQUEST, method) }
+        case .multipart(let parts):
+            let form = curl_mime_init(h)
+            mime = form
+            for part in parts {
+                let mimePart = curl_mime_addpart(form)
+                _ = curl_mime_name(mimePart, part.name)
+                switch part.content {
+                case .value(let value):
+                    var utf8 = Array(value.utf8)
+                    _ = utf8.withUnsafeMutableBufferPointer { buffer in
+                        buffer.withMemoryRebound(to: CChar.self) { chars in
+                            curl_mime_data(mimePart, chars.baseAddress, chars.count)
+                        }
+                    }
+                case .file(let path):
+                    guard access(path, R_OK) == 0 else {
+                        throw HTTPError(kind: .fileUnreadable, message: "cannot read '\(path)': \(String(cString: strerror(errno)))")
+                    }
+                    _ = curl_mime_filedata(mimePart, path)
+                }
+                if let filename = part.filename { _ = curl_mime_filename(mimePart, filename) }
+                if let type = part.contentType { _ = curl_mime_type(mimePart, type) }
+            }
+            _ = courier_easy_setopt_mime(h, form)
+            if method != "POST" { set(h, CURLOPT_CUSTOMREQUEST, method) }
+        }
+    }
+
+    private func configureHeaders(_ h: UnsafeMutableRawPointer) {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for field in request.headers {
+            // "Name;" is libcurl's way to send a header with an empty value.
+            let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
+            list = curl_slist_append(list, line)
+        }
+        let hasBody: Bool
+        switch request.body {
+        case .none: hasBody = false
+        case .bytes(let bytes):
+            hasBody = true
+            // libcurl would label raw bytes form-urlencoded; send no type rather than a wrong one.
+            if !request.headers.contains("Content-Type") && !bytes.isEmpty {
+                list = curl_slist_append(list, "Content-Type:")
+            }
+        case .file, .multipart: hasBody = true
+        }
+        // libcurl sends `Expect: 100-continue` above 1 MB and then stalls a second
+        // against servers that ignore it; an empty value turns that off.
+        if hasBody && !request.headers.contains("Expect") {
+            list = curl_slist_append(list, "Expect:")
+        }
+        headerList = list
+        if let list { _ = courier_easy_setopt_slist(h, CURLOPT_HTTPHEADER, list) }
+    }
+
+    // MARK: - Finishing
+
+    /// Builds the response (or error) once libcurl reports the transfer done.
+    func result(code: CURLcode) -> Result<HTTPResponse, HTTPError> {
+        guard let h = handle else {
+            return .failure(HTTPError(kind: .transport, message: "transfer finished without a handle"))
+        }
+        if exceededLimit {
+            return .failure(HTTPError(
+                kind: .responseTooLarge, curlCode: Int(code.rawValue),
+                message: "response body larger than \(request.options.maxResponseBytes) bytes",
+                hint: "raise the response size limit if this body is expected"))
+        }
+        guard code == CURLE_OK else {
+            let detail = String(cString: errorBuffer)
+            return .failure(HTTPError(curlCode: code, detail: detail, url: request.url, options: request.options))
+        }
+
+        var status = 0
+        _ = courier_easy_getinfo_long(h, CURLINFO_RESPONSE_CODE, &status)
+        var version = 0
+        _ = courier_easy_getinfo_long(h, CURLINFO_HTTP_VERSION, &version)
+        var connects = 0
+        _ = courier_easy_getinfo_long(h, CURLINFO_NUM_CONNECTS, &connects)
+        var effective: UnsafeMutablePointer<CChar>?
+        _ = courier_easy_getinfo_string(h, CURLINFO_EFFECTIVE_URL, &effective)
+
+        // 1xx blocks (100 Continue) precede the real response; drop them.
+        let blocks = headerBlocks.map(Self.parseBlock).filter { $0.status >= 200 || $0.status == 0 }
+        let final = blocks.last ?? (status, HTTPHeaders())
+        var hops: [HTTPRedirectHop] = []
+        var hopURL = request.url
+        for block in blocks.dropLast() {
+            hops.append(HTTPRedirectHop(url: hopURL, status: block.status, headers: block.headers))
+            if let location = block.headers["Location"] {
+                hopURL = URL(string: location, relativeTo: URL(string: hopURL))?.absoluteString ?? location
+            }
+        }
+
+        return .success(HTTPResponse(
+            status: status,
+            httpVersion: Self.versionName(version),
+            headers: final.headers,
+            body: body,
+            effectiveURL: effective.map { String(cString: $0) } ?? request.url,
+            timings: timings(h),
+            redirects: hops,
+            reusedConnection: connects == 0))
+    }
+
+    private func timings(_ h: UnsafeMutableRawPointer) -> HTTPTimings {
+        func get(_ info: CURLINFO) -> Int {
+            var value: curl_off_t = 0
+            _ = courier_easy_getinfo_off(h, info, &value)
+            return Int(value)
+        }
+        var t = HTTPTimings()
+        t.nameLookup = get(CURLINFO_NAMELOOKUP_TIME_T)
+        t.connect = get(CURLINFO_CONNECT_TIME_T)
+        t.tls = get(CURLINFO_APPCONNECT_TIME_T)
+        t.preTransfer = get(CURLINFO_PRETRANSFER_TIME_T)
+        t.firstByte = get(CURLINFO_STARTTRANSFER_TIME_T)
+        t.total = get(CURLINFO_TOTAL_TIME_T)
+        t.redirect = get(CURLINFO_REDIRECT_TIME_T)
+        return t
+    }
+
+    private static func parseBlock(_ lines: [String]) -> (status: Int, headers: HTTPHeaders) {
+        var headers = HTTPHeaders()
+        var status = 0
+        for (index, line) in lines.enumerated() {
+            if index == 0 {
+                // "HTTP/1.1 200 OK" or "HTTP/2 200"
+                let parts = line.split(separator: " ", maxSplits: 2)
+                status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            } else if let colon = line.firstIndex(of: ":") {
+                let name = String(line[..<colon])
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                headers.add(name: name, value: value)
+            }
+        }
+        return (status, headers)
+    }
+
+    private static func versionName(_ code: Int) -> String {
+        switch code {
+        case Int(CURL_HTTP_VERSION_1_0): "1.0"
+        case Int(CURL_HTTP_VERSION_2_0): "2"
+        case 30: "3"
+        default: "1.1"
+        }
+    }
+
+    // MARK: - Callback entry points (driver thread)
+
+    fileprivate func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if body.count + bytes.count > request.options.maxResponseBytes {
+            exceededLimit = true
+            return false
+        }
+        body.append(contentsOf: bytes)
+        return true
+    }
+
+    fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+        var line = String(decoding: bytes, as: UTF8.self)
+        while line.last?.isNewline == true { line.removeLast() }  // "\r\n" is one Character
+        if line.hasPrefix("HTTP/") {
+            headerBlocks.append([line])
+        } else if !line.isEmpty, !headerBlocks.isEmpty {
+            headerBlocks[headerBlocks.count - 1].append(line)
+        }
+    }
+}
+
+// MARK: - Typed setopt helpers
+
+private func set(_ h: UnsafeMutableRawPointer, _ option: CURLoption, _ value: Int) {
+    _ = courier_easy_setopt_long(h, option, value)
+}
+
+private func set(_ h: UnsafeMutableRawPointer, _ option: CURLoption, _ value: String) {
+    // libcurl copies string options (since 7.17), so a temporary C string is enough.
+    _ = courier_easy_setopt_string(h, option, value)
+}
+
+// MARK: - C callbacks
+
+private let writeCallback: courier_data_callback = { buffer, size, count, context in
+    guard let context, let buffer else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    // Returning less than `length` makes libcurl abort with CURLE_WRITE_ERROR.
+    return transfer.receive(UnsafeRawBufferPointer(start: buffer, count: length)) ? length : 0
+}
+
+private let headerCallback: courier_data_callback = { buffer, size, count, context in
+    guard let context, let buffer else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: length))
+    return length
+}

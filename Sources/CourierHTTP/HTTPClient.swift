@@ -1,0 +1,45 @@
+import CCurl
+
+/// An asynchronous HTTP client on libcurl.
+///
+/// Requests from any task are handed to one driver thread that runs a
+/// `curl_multi` loop, so no libcurl call ever blocks the concurrency pool and
+/// connections, DNS and TLS sessions are reused across requests.
+///
+/// ```swift
+/// let client = HTTPClient()
+/// let response = try await client.execute(HTTPRequest(url: "http://127.0.0.1:8080/health"))
+/// print(response.status)
+/// ```
+public final class HTTPClient: Sendable {
+    private let driver: CurlDriver
+
+    public init() {
+        _ = CurlGlobal.initialized
+        driver = CurlDriver()
+    }
+
+    deinit { driver.stop() }
+
+    /// Sends `request` and returns the response, or why there is none.
+    ///
+    /// A status of 400 or more is a response, not an error. Cancelling the
+    /// calling task aborts the transfer with ``HTTPError/Kind/cancelled``.
+    public func execute(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        let transfer = CurlTransfer(request: request)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                transfer.continuation = continuation
+                driver.submit(transfer)
+            }
+        } onCancel: {
+            driver.cancel(transfer)
+        }
+        return try result.get()
+    }
+
+    /// libcurl's version, e.g. `8.5.0`.
+    public static var libcurlVersion: String { CurlGlobal.version }
+    /// The TLS library libcurl uses, e.g. `OpenSSL/3.0.13`.
+    public static var tlsLibraryVersion: String? { CurlGlobal.sslVersion }
+}

@@ -1,0 +1,73 @@
+/// Header fields in the order they were given or received.
+///
+/// Names compare case-insensitively; order and repeated fields are kept because
+/// reports show exactly what went over the wire.
+///
+/// ```swift
+/// var headers: HTTPHeaders = ["Accept": "application/json"]
+/// headers.add(name: "X-Trace", value: "1")
+/// headers["accept"]  // "application/json"
+/// ```
+public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    public struct Field: Sendable, Equatable {
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public private(set) var fields: [Field]
+
+    public init(_ fields: [Field] = []) { self.fields = fields }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    public var count: Int { fields.count }
+    public var isEmpty: Bool { fields.isEmpty }
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    /// The first value of the field `name`, case-insensitively.
+    public subscript(name: String) -> String? {
+        fields.first { $0.name.caseInsensitiveEquals(name) }?.value
+    }
+
+    /// Every value of the field `name`, in order (`Set-Cookie` comes several times).
+    public func values(for name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+    }
+
+    public func contains(_ name: String) -> Bool { self[name] != nil }
+
+    public mutating func add(name: String, value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Replaces every field `name` with one field, keeping the position of the first.
+    public mutating func set(name: String, value: String) {
+        if let index = fields.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) {
+            fields[index] = Field(name: name, value: value)
+            fields = fields.enumerated().filter { $0.offset == index || !$0.element.name.caseInsensitiveEquals(name) }.map(\.element)
+        } else {
+            add(name: name, value: value)
+        }
+    }
+
+    public mutating func remove(name: String) {
+        fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+    }
+}
+
+extension String {
+    /// ASCII case-insensitive comparison, as HTTP field names need.
+    package func caseInsensitiveEquals(_ other: String) -> Bool {
+        let a = utf8, b = other.utf8
+        guard a.count == b.count else { return false }
+        return zip(a, b).allSatisfy { x, y in
+            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+/// One HTTP request, fully resolved: no templates, no defaults left to apply.
+public struct HTTPRequest: Sendable {
+    /// Any token is allowed (`PURGE`); `GET` and `HEAD` are treated specially by libcurl.
+    public var method: String
+    /// An absolute URL.
+    public var url: String
+    /// Sent in this order. A field with an empty value is sent empty, not dropped.
+    public var headers: HTTPHeaders
+    public var body: HTTPRequestBody
+    public var options: HTTPRequestOptions
+
+    public init(
+        method: String = "GET",
+        url: String,
+        headers: HTTPHeaders = [:],
+        body: HTTPRequestBody = .none,
+        options: HTTPRequestOptions = HTTPRequestOptions()
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.options = options
+    }
+}
+
+/// What a request carries. Files are streamed from disk, never loaded whole.
+public enum HTTPRequestBody: Sendable {
+    case none
+    case bytes([UInt8])
+    /// A file streamed as the body.
+    case file(path: String)
+    case multipart([MultipartPart])
+}
+
+/// One part of a `multipart/form-data` body.
+public struct MultipartPart: Sendable {
+    public enum Content: Sendable {
+        case value(String)
+        /// Streamed from disk with `curl_mime_filedata`.
+        case file(path: String)
+    }
+
+    public var name: String
+    public var content: Content
+    /// For file parts defaults to the file's last path component.
+    public var filename: String?
+    public var contentType: String?
+
+    public init(name: String, content: Content, filename: String? = nil, contentType: String? = nil) {
+        self.name = name
+        self.content = content
+        self.filename = filename
+        self.contentType = contentType
+    }
+}
+
+/// Transport settings of one request. The defaults are the spec's built-in ones.
+public struct HTTPRequestOptions: Sendable {
+    public enum HTTPVersion: Sendable, Equatable {
+        /// HTTP/2 over TLS when the server offers it via ALPN, else HTTP/1.1.
+        case automatic
+        case http1_1
+        case http2
+    }
+
+    /// Whole-request limit in milliseconds; default 30 s.
+    public var timeoutMilliseconds: Int = 30_000
+    /// Default 10 s.
+    public var connectTimeoutMilliseconds: Int = 10_000
+    /// Default true.
+    public var followRedirects: Bool = true
+    /// Default 10.
+    public var maxRedirects: Int = 10
+    public var httpVersion: HTTPVersion = .automatic
+    /// Ask for and decode gzip, deflate and br. Default true.
+    public var compressed: Bool = true
+    /// `nil` uses the `*_proxy` environment variables, as libcurl does.
+    public var proxy: String?
+    public var tls: TLSOptions = TLSOptions()
+    /// Cookies are read from and stored into this jar; `nil` disables cookies.
+    public var cookieJar: CookieJar?
+    /// Bodies above this size fail the request instead of exhausting memory. Default 256 MB.
+    public var maxResponseBytes: Int = 256 * 1024 * 1024
+
+    public init() {}
+}
+
+/// TLS settings; paths are absolute or relative to the working directory.
+public struct TLSOptions: Sendable {
+    /// A PEM CA bundle used instead of the system's.
+    public var caPath: String?
+    /// A PEM certificate, or PKCS#12 when the name ends in `.p12` or `.pfx`.
+    public var certificatePath: String?
+    /// A PEM private key (not needed for PKCS#12).
+    public var keyPath: String?
+    /// Password of an encrypted key or of a PKCS#12 file.
+    public var password: String?
+    /// Skip verification of the server's certificate and name.
+    public var insecure: Bool = false
+    /// `sha256//BASE64` public-key pin.
+    public var pinnedPublicKey: String?
+
+    public init() {}
+
+    var certificateIsPKCS12: Bool {
+        guard let path = certificatePath?.lowercased() else { return false }
+        return path.hasSuffix(".p12") || path.hasSuffix(".pfx")
+    }
+}

@@ -1,0 +1,63 @@
+/// A response as received, with how long each phase took.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    /// `"1.1"`, `"2"`, …
+    public var httpVersion: String
+    public var headers: HTTPHeaders
+    /// The body, decoded when the server compressed it.
+    public var body: [UInt8]
+    /// The URL of the last hop.
+    public var effectiveURL: String
+    public var timings: HTTPTimings
+    /// Every redirect response that led here, oldest first. Empty without redirects.
+    public var redirects: [HTTPRedirectHop]
+    /// Whether an existing connection was reused (no new connect, no new TLS handshake).
+    public var reusedConnection: Bool
+
+    public init(
+        status: Int,
+        httpVersion: String = "1.1",
+        headers: HTTPHeaders = [:],
+        body: [UInt8] = [],
+        effectiveURL: String = "",
+        timings: HTTPTimings = HTTPTimings(),
+        redirects: [HTTPRedirectHop] = [],
+        reusedConnection: Bool = false
+    ) {
+        self.status = status
+        self.httpVersion = httpVersion
+        self.headers = headers
+        self.body = body
+        self.effectiveURL = effectiveURL
+        self.timings = timings
+        self.redirects = redirects
+        self.reusedConnection = reusedConnection
+    }
+
+    /// The body as UTF-8 text, with invalid sequences repaired.
+    public var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// One redirect response: what the server said and where it pointed.
+public struct HTTPRedirectHop: Sendable {
+    public var url: String
+    public var status: Int
+    public var headers: HTTPHeaders
+}
+
+/// Phase durations in microseconds, each measured from the start of the request
+/// (libcurl's `*_TIME_T` values).
+public struct HTTPTimings: Sendable, Equatable {
+    public var nameLookup: Int = 0
+    public var connect: Int = 0
+    /// TLS handshake done; 0 for plain HTTP.
+    public var tls: Int = 0
+    public var preTransfer: Int = 0
+    /// First response byte.
+    public var firstByte: Int = 0
+    public var total: Int = 0
+    /// Time spent following redirects.
+    public var redirect: Int = 0
+
+    public init() {}
+}
