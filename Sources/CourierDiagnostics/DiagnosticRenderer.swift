@@ -1,0 +1,123 @@
+/// Turns diagnostics into compiler-style text:
+///
+/// ```
+/// Workflows/login.yaml:14:7: error: unknown key 'hedaers' in request; did you mean 'headers'?
+///    14 |       hedaers:
+///       |       ^~~~~~~
+/// ```
+///
+/// The one place that formats diagnostics, so every command looks the same.
+/// Colour is used only when asked for (the CLI decides: TTY, `--color`, `NO_COLOR`).
+package struct DiagnosticRenderer: Sendable {
+    package var sources: SourceStore
+    package var color: Bool
+    /// Tabs in quoted source lines are expanded to this width so the caret lines up.
+    package var tabWidth = 4
+
+    package init(sources: SourceStore, color: Bool) {
+        self.sources = sources
+        self.color = color
+    }
+
+    /// The diagnostic, its excerpt and its notes, ending with a newline.
+    package func render(_ diagnostic: Diagnostic) -> String {
+        var out = ""
+        append(diagnostic, to: &out)
+        return out
+    }
+
+    /// Several diagnostics, in the order given.
+    package func render(_ diagnostics: [Diagnostic]) -> String {
+        diagnostics.map(render).joined()
+    }
+
+    // MARK: - Pieces
+
+    private func append(_ diagnostic: Diagnostic, to out: inout String) {
+        if let range = diagnostic.range {
+            out += style("\(range.start): ", .bold)
+        }
+        out += severityLabel(diagnostic.severity)
+        out += style(diagnostic.message, .bold)
+        out += "\n"
+        if let range = diagnostic.range {
+            appendExcerpt(range, to: &out)
+        }
+        for note in diagnostic.notes {
+            append(note, to: &out)
+        }
+    }
+
+    private func severityLabel(_ severity: Severity) -> String {
+        switch severity {
+        case .error: return style("error: ", .boldRed)
+        case .warning: return style("warning: ", .boldMagenta)
+        case .note: return style("note: ", .boldCyan)
+        }
+    }
+
+    private func appendExcerpt(_ range: SourceRange, to out: inout String) {
+        guard let file = sources.fileIfAvailable(range.start.file),
+              let line = file.line(range.start.line) else { return }
+        let scalars = Array(line.unicodeScalars)
+        // Columns of the range on this line (0-based scalar offsets), clamped to the text.
+        let startOffset = max(0, min(range.start.column - 1, scalars.count))
+        var endOffset: Int
+        if range.end.line == range.start.line, range.end.file == range.start.file {
+            endOffset = min(max(range.end.column - 1, startOffset), scalars.count)
+        } else {
+            // A multi-line range: underline to the end of its first line, trailing blanks excluded.
+            endOffset = scalars.count
+            while endOffset > startOffset, scalars[endOffset - 1] == " " || scalars[endOffset - 1] == "\t" {
+                endOffset -= 1
+            }
+        }
+
+        var display = ""
+        var caretStart = 0
+        var caretEnd = 0
+        var width = 0
+        for (index, scalar) in scalars.enumerated() {
+            if index == startOffset { caretStart = width }
+            if index == endOffset { caretEnd = width }
+            if scalar == "\t" {
+                let spaces = tabWidth - width % tabWidth
+                display += String(repeating: " ", count: spaces)
+                width += spaces
+            } else {
+                display.unicodeScalars.append(scalar)
+                width += 1
+            }
+        }
+        if startOffset >= scalars.count { caretStart = width }
+        if endOffset >= scalars.count { caretEnd = width }
+
+        let number = String(range.start.line)
+        let gutterWidth = max(5, number.count + 1)
+        let gutter = String(repeating: " ", count: gutterWidth - number.count) + number
+        let blank = String(repeating: " ", count: gutterWidth)
+        out += style(gutter + " | ", .blue)
+        out += display
+        out += "\n"
+        let tildes = max(0, caretEnd - caretStart - 1)
+        out += style(blank + " | ", .blue)
+        out += String(repeating: " ", count: caretStart)
+        out += style("^" + String(repeating: "~", count: tildes), .boldGreen)
+        out += "\n"
+    }
+
+    // MARK: - Colour
+
+    private enum Style: String {
+        case bold = "\u{1B}[1m"
+        case boldRed = "\u{1B}[1;31m"
+        case boldMagenta = "\u{1B}[1;35m"
+        case boldCyan = "\u{1B}[1;36m"
+        case boldGreen = "\u{1B}[1;32m"
+        case blue = "\u{1B}[34m"
+    }
+
+    private func style(_ text: String, _ style: Style) -> String {
+        color ? style.rawValue + text + "\u{1B}[0m" : text
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Synchronization
+
+/// The text of one source, with its line starts indexed for the renderer.
+package final class SourceFile: Sendable {
+    package let path: String
+    package let text: String
+    /// UTF-8 offsets at which each line starts (line 1 at index 0).
+    private let lineStarts: [Int]
+
+    package init(path: String, text: String) {
+        self.path = path
+        self.text = text
+        var starts = [0]
+        var offset = 0
+        for byte in text.utf8 {
+            offset += 1
+            if byte == UInt8(ascii: "\n") { starts.append(offset) }
+        }
+        self.lineStarts = starts
+    }
+
+    package var lineCount: Int { lineStarts.count }
+
+    /// The text of a 1-based line without its line break, or nil past the end.
+    package func line(_ number: Int) -> Substring? {
+        guard number >= 1, number <= lineStarts.count else { return nil }
+        let utf8 = text.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: lineStarts[number - 1])
+        var end = number < lineStarts.count
+            ? utf8.index(utf8.startIndex, offsetBy: lineStarts[number] - 1)
+            : utf8.endIndex
+        // Windows line endings: drop the carriage return too.
+        if end > start, utf8[utf8.index(before: end)] == UInt8(ascii: "\r") {
+            end = utf8.index(before: end)
+        }
+        return text[start..<end]
+    }
+}
+
+/// Source texts by path, shared by the loader (which parses them) and the
+/// renderer (which quotes them), so a file is read once.
+///
+/// In-memory sources (a `--var` value, a query string named `<query>`) are
+/// registered up front; files are read lazily on first use.
+package final class SourceStore: Sendable {
+    private let files = Mutex<[String: SourceFile]>([:])
+
+    package init() {}
+
+    /// Registers text under a name, replacing what was there.
+    @discardableResult
+    package func register(path: String, text: String) -> SourceFile {
+        let file = SourceFile(path: path, text: text)
+        files.withLock { $0[path] = file }
+        return file
+    }
+
+    /// The source at `path`, reading the file on first use.
+    package func file(_ path: String) throws -> SourceFile {
+        if let cached = files.withLock({ $0[path] }) { return cached }
+        // Read outside the lock: two threads may read the same file once each,
+        // which is cheaper than serialising every reader behind one slow disk.
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let file = SourceFile(path: path, text: String(decoding: data, as: UTF8.self))
+        return files.withLock { files in
+            if let existing = files[path] { return existing }
+            files[path] = file
+            return file
+        }
+    }
+
+    /// The source at `path` if it is registered or readable.
+    package func fileIfAvailable(_ path: String) -> SourceFile? {
+        try? file(path)
+    }
+}

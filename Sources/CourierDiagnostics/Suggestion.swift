@@ -1,0 +1,50 @@
+/// The candidate closest to `word`, if it is close enough to be a likely typo.
+///
+/// Uses the optimal-string-alignment (Damerau–Levenshtein) distance, so a
+/// swapped pair of letters (`hedaers`) costs one edit. The allowed distance
+/// grows with the word: 1 for up to 4 characters, 2 up to 8, then 3 — short
+/// words would otherwise "match" nearly anything. Comparison ignores case.
+package func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
+    let target = Array(word.lowercased().unicodeScalars)
+    guard !target.isEmpty else { return nil }
+    let threshold = target.count <= 4 ? 1 : (target.count <= 8 ? 2 : 3)
+    var best: (candidate: String, distance: Int)?
+    for candidate in candidates {
+        let other = Array(candidate.lowercased().unicodeScalars)
+        if other == target { return candidate }
+        if abs(other.count - target.count) > threshold { continue }
+        let distance = editDistance(target, other)
+        if distance <= threshold, distance < (best?.distance ?? .max) {
+            best = (candidate, distance)
+        }
+    }
+    return best?.candidate
+}
+
+/// Optimal string alignment distance (insertions, deletions, substitutions, transpositions).
+package func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous2 = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            let cost = a[i - 1] == b[j - 1] ? 0 : 1
+            var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                value = min(value, previous2[j - 2] + 1)
+            }
+            current[j] = value
+        }
+        (previous2, previous, current) = (previous, current, previous2)
+    }
+    return previous[b.count]
+}
+
+/// `; did you mean 'x'?` when there is a close candidate, else an empty string.
+package func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String {
+    guard let match = suggestion(for: word, among: candidates) else { return "" }
+    return "; did you mean '\(match)'?"
+}
