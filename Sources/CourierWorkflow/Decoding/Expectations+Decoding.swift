@@ -1,0 +1,200 @@
+import CourierDiagnostics
+import Foundation
+
+extension WorkflowDecoder {
+    static let expectKeys = ["status", "headers", "json", "body", "schema", "duration", "cookies"]
+
+    /// How a matcher is read where it appears.
+    struct MatcherContext {
+        /// May a mapping be an object compared for equality (under `json:`)?
+        var allowsObjectEquality: Bool
+        /// Under `duration:`: ordering operands are durations, normalised to milliseconds.
+        var isDuration = false
+    }
+
+    func expectations(_ node: YAMLNode, in context: String = "expect") -> Expectations {
+        var e = Expectations(range: node.range)
+        guard let f = fields(node, in: context, allowed: Self.expectKeys) else { return e }
+        if let s = f["status"] { e.status = status(s) }
+        if let h = f["headers"], let entries = namedEntries(h, for: "'headers'") {
+            e.headers = entries.compactMap { entry in
+                matcher(entry.value, MatcherContext(allowsObjectEquality: false)).map {
+                    NamedMatcher(name: entry.name, matcher: $0, range: entry.key.range)
+                }
+            }
+        }
+        if let j = f["json"], let entries = namedEntries(j, for: "'json'") {
+            e.json = entries.compactMap { entry in
+                if !entry.name.hasPrefix("$") {
+                    error("JSONPath '\(entry.name)' must start with '$' (e.g. '$.\(entry.name)')", at: entry.key.range)
+                    return nil
+                }
+                return matcher(entry.value, MatcherContext(allowsObjectEquality: true)).map {
+                    JSONExpectation(path: Located(entry.name, range: entry.key.range), matcher: $0)
+                }
+            }
+        }
+        if let b = f["body"] { e.body = matcher(b, MatcherContext(allowsObjectEquality: false)) }
+        if let s = f["schema"] { e.schema = schemaSource(s) }
+        if let d = f["duration"] { e.duration = matcher(d, MatcherContext(allowsObjectEquality: false, isDuration: true)) }
+        if let c = f["cookies"], let entries = namedEntries(c, for: "'cookies'") {
+            e.cookies = entries.compactMap { entry in
+                matcher(entry.value, MatcherContext(allowsObjectEquality: false)).map {
+                    NamedMatcher(name: entry.name, matcher: $0, range: entry.key.range)
+                }
+            }
+        }
+        return e
+    }
+
+    // MARK: - Status
+
+    private func status(_ node: YAMLNode) -> StatusExpectation? {
+        switch node.kind {
+        case .scalar:
+            return statusPattern(node).map { StatusExpectation(.oneOf([$0]), range: node.range) }
+        case .sequence(let items):
+            if items.isEmpty {
+                error("'status' list is empty; list the accepted codes like [200, 201]", at: node.range)
+                return nil
+            }
+            let patterns = items.compactMap(statusPattern)
+            return patterns.count == items.count ? StatusExpectation(.oneOf(patterns), range: node.range) : nil
+        case .mapping:
+            return matcher(node, MatcherContext(allowsObjectEquality: false)).map { StatusExpectation(.matcher($0), range: node.range) }
+        }
+    }
+
+    private func statusPattern(_ node: YAMLNode) -> StatusPattern? {
+        let text = node.scalar?.text ?? ""
+        if let scalar = node.scalar {
+            if let code = Int(text), (100...599).contains(code), scalar.value != .bool(true) { return .code(code) }
+            let lower = text.lowercased()
+            if lower.count == 3, lower.hasSuffix("xx"), let digit = Int(lower.prefix(1)), (1...5).contains(digit) {
+                return .statusClass(digit)
+            }
+        }
+        let found = node.scalar.map { "'\($0.text)'" } ?? node.kindDescription
+        error("invalid status \(found); expected a code from 100 to 599 like 200, a class like '2xx', a list like [200, 201] or a predicate map", at: node.range)
+        return nil
+    }
+
+    // MARK: - Matchers
+
+    /// A plain value (deep equality) or a map of predicates.
+    func matcher(_ node: YAMLNode, _ context: MatcherContext) -> Matcher? {
+        guard case .mapping(let pairs) = node.kind else {
+            return .equals(operand(node, context))
+        }
+        let keys = pairs.compactMap { $0.key.scalar?.text }
+        let hasPredicate = keys.contains { Predicate.names.contains($0) }
+        // A map without a single predicate name is an object to compare under `json:`,
+        // unless a key looks like a misspelt predicate (`{ containz: x }`).
+        if !hasPredicate, context.allowsObjectEquality,
+           !keys.contains(where: { suggestion(for: $0, among: Predicate.names) != nil }) || keys.count > 1 {
+            return .equals(templateValue(node))
+        }
+        var predicates: [Predicate] = []
+        for pair in pairs {
+            guard let name = scalarKey(pair.key, in: "a predicate map") else { continue }
+            guard Predicate.names.contains(name) else {
+                let hint = suggestion(for: name, among: Predicate.names).map { "did you mean '\($0)'?" }
+                    ?? "valid predicates are " + Predicate.names.joined(separator: ", ")
+                error("unknown predicate '\(name)'; \(hint)", at: pair.key.range)
+                continue
+            }
+            if let kind = predicate(name, pair.value, context) {
+                predicates.append(Predicate(kind, range: pair.key.range))
+            }
+        }
+        if pairs.isEmpty {
+            error("empty predicate map; write a value to compare or predicates like { gt: 0 }", at: node.range)
+        }
+        return .predicates(predicates, range: node.range)
+    }
+
+    private func predicate(_ name: String, _ node: YAMLNode, _ context: MatcherContext) -> PredicateKind? {
+        let nested = MatcherContext(allowsObjectEquality: context.allowsObjectEquality, isDuration: context.isDuration)
+        switch name {
+        case "eq": return .eq(operand(node, context))
+        case "ne": return .ne(operand(node, context))
+        case "gt": return .gt(operand(node, context))
+        case "gte": return .gte(operand(node, context))
+        case "lt": return .lt(operand(node, context))
+        case "lte": return .lte(operand(node, context))
+        case "in", "not_in":
+            guard listOperand(node, for: name) else { return nil }
+            let value = templateValue(node)
+            return name == "in" ? .in(value) : .notIn(value)
+        case "contains": return .contains(templateValue(node))
+        case "not_contains": return .notContains(templateValue(node))
+        case "starts_with": return .startsWith(templateValue(node))
+        case "ends_with": return .endsWith(templateValue(node))
+        case "matches", "not_matches":
+            guard regexOperand(node, for: name) else { return nil }
+            let value = templateValue(node)
+            return name == "matches" ? .matches(value) : .notMatches(value)
+        case "exists": return bool(node, for: name).map(PredicateKind.exists)
+        case "empty": return bool(node, for: name).map(PredicateKind.empty)
+        case "uuid": return bool(node, for: name).map(PredicateKind.uuid)
+        case "iso_date": return bool(node, for: name).map(PredicateKind.isoDate)
+        case "type":
+            return choice(node, for: "type", JSONType.allCases.map { ($0.rawValue, $0) }).map(PredicateKind.type)
+        case "length":
+            return matcher(node, MatcherContext(allowsObjectEquality: false)).map(PredicateKind.length)
+        case "each": return matcher(node, MatcherContext(allowsObjectEquality: true)).map(PredicateKind.each)
+        case "not": return matcher(node, nested).map(PredicateKind.not)
+        default: return schemaSource(node).map(PredicateKind.schema)
+        }
+    }
+
+    /// An operand; under `duration:` durations become a number of milliseconds.
+    private func operand(_ node: YAMLNode, _ context: MatcherContext) -> TemplateValue {
+        guard context.isDuration, let scalar = node.scalar, !scalar.text.contains("{{") else { return templateValue(node) }
+        guard let d = duration(node, for: "duration") else { return templateValue(node) }
+        let ms = Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+        let text = ms == ms.rounded() ? String(Int64(ms)) : String(ms)
+        return TemplateValue(.number(text, isInteger: ms == ms.rounded()), range: node.range)
+    }
+
+    /// `in`/`not_in` need a list (or a template that gives one).
+    private func listOperand(_ node: YAMLNode, for key: String) -> Bool {
+        if case .sequence = node.kind { return true }
+        if let scalar = node.scalar, case .string = scalar.value, scalar.text.contains("{{") { return true }
+        error("expected a sequence for '\(key)', found \(node.kindDescription)", at: node.range)
+        return false
+    }
+
+    /// Regular expressions without templates are compiled now, so a typo fails before any request is sent.
+    private func regexOperand(_ node: YAMLNode, for key: String) -> Bool {
+        guard let scalar = node.scalar, case .string = scalar.value else {
+            error("expected a regular expression string for '\(key)', found \(node.kindDescription)", at: node.range)
+            return false
+        }
+        if scalar.text.contains("{{") { return true }
+        do {
+            _ = try NSRegularExpression(pattern: scalar.text)
+            return true
+        } catch {
+            self.error("invalid regular expression '\(scalar.text)' for '\(key)'", at: node.range)
+            return false
+        }
+    }
+
+    /// A path (string) or an inline schema (mapping or boolean).
+    func schemaSource(_ node: YAMLNode) -> SchemaSource? {
+        switch node.kind {
+        case .mapping:
+            return .inline(templateValue(node))
+        case .scalar(let scalar):
+            switch scalar.value {
+            case .string: return template(node, for: "schema").map(SchemaSource.file)
+            case .bool: return .inline(templateValue(node))
+            default: break
+            }
+        case .sequence: break
+        }
+        error("expected a schema file path or an inline schema mapping for 'schema', found \(node.kindDescription)", at: node.range)
+        return nil
+    }
+}

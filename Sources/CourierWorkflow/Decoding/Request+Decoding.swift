@@ -1,0 +1,217 @@
+import CourierDiagnostics
+
+extension WorkflowDecoder {
+    static let optionKeys = ["base_url", "timeout", "connect_timeout", "follow_redirects", "max_redirects",
+                             "http_version", "compressed", "cookies", "proxy", "tls"]
+    static let bodyKeys = ["json", "form", "multipart", "body", "body_file"]
+    static let requestKeys = ["method", "url", "query", "headers", "auth"] + bodyKeys + ["content_type"] + optionKeys
+    static let defaultsKeys = ["headers"] + optionKeys + ["retry"]
+
+    // MARK: - Request
+
+    func request(_ node: YAMLNode) -> Request? {
+        guard let f = fields(node, in: "request", allowed: Self.requestKeys, hints: [
+            "retry": "'retry' belongs to the step, not the request; move it one level up (next to 'request')",
+            "expect": "'expect' belongs to the step, not the request; move it one level up (next to 'request')",
+            "capture": "'capture' belongs to the step, not the request; move it one level up (next to 'request')",
+        ]) else { return nil }
+
+        let method = f["method"].flatMap { template($0, for: "method") } ?? Template(literal: "GET", range: node.range)
+        var url: Template?
+        if let urlNode = f["url"] {
+            url = template(urlNode, for: "url")
+        } else {
+            error("missing required key 'url' in request", at: node.range)
+        }
+        var request = Request(method: method, url: url ?? Template(literal: "", range: node.range), range: node.range)
+        if let q = f["query"] { request.query = query(q) }
+        if let a = f["auth"] { request.auth = requestAuth(a) }
+        request.options = options(f, context: "request")
+        if let h = f["headers"] { request.options.headers = headers(h, for: "headers") }
+        request.body = body(f)
+        return url == nil ? nil : request
+    }
+
+    private func query(_ node: YAMLNode) -> [(name: String, values: [TemplateValue])] {
+        guard let entries = namedEntries(node, for: "'query'") else { return [] }
+        return entries.compactMap { entry in
+            switch entry.value.kind {
+            case .scalar:
+                return (entry.name, [templateValue(entry.value)])
+            case .sequence(let items):
+                let values = items.compactMap { item -> TemplateValue? in
+                    guard item.scalar != nil else {
+                        error("expected a string or number in query parameter '\(entry.name)', found \(item.kindDescription)", at: item.range)
+                        return nil
+                    }
+                    return templateValue(item)
+                }
+                return (entry.name, values)
+            case .mapping:
+                error("expected a value or a list of values for query parameter '\(entry.name)', found a mapping", at: entry.value.range)
+                return nil
+            }
+        }
+    }
+
+    /// Header map; `null` values remove a header set by `defaults`.
+    func headers(_ node: YAMLNode, for key: String) -> [HeaderEntry] {
+        guard let entries = namedEntries(node, for: "'\(key)'") else { return [] }
+        return entries.compactMap { entry in
+            if entry.value.isNull { return HeaderEntry(name: entry.name, value: nil, range: entry.key.range) }
+            guard let value = template(entry.value, for: entry.name) else { return nil }
+            return HeaderEntry(name: entry.name, value: value, range: entry.key.range)
+        }
+    }
+
+    private func requestAuth(_ node: YAMLNode) -> RequestAuth? {
+        if let scalar = node.scalar, scalar.text == "none" { return RequestAuth.none }
+        guard let f = fields(node, in: "auth", allowed: ["bearer", "basic", "header"]) else { return nil }
+        let present = ["bearer", "basic", "header"].filter(f.has)
+        guard present.count == 1 else {
+            if present.isEmpty {
+                error("'auth' needs one of 'bearer', 'basic' or 'header' (or write 'auth: none')", at: node.range)
+            } else if let second = f.key(present[1]) {
+                error("'auth' takes one scheme; '\(present[1])' conflicts with '\(present[0])'", at: second.range)
+            }
+            return nil
+        }
+        switch present[0] {
+        case "bearer":
+            return f["bearer"].flatMap { template($0, for: "bearer") }.map(RequestAuth.bearer)
+        case "basic":
+            guard let b = f["basic"].flatMap({ fields($0, in: "basic auth", allowed: ["username", "password"]) }) else { return nil }
+            guard let user = required(b, "username", in: "basic auth").flatMap({ template($0, for: "username") }),
+                  let password = required(b, "password", in: "basic auth").flatMap({ template($0, for: "password") }) else { return nil }
+            return .basic(username: user, password: password)
+        default:
+            guard let h = f["header"].flatMap({ fields($0, in: "header auth", allowed: ["name", "value"]) }) else { return nil }
+            guard let name = required(h, "name", in: "header auth").flatMap({ template($0, for: "name") }),
+                  let value = required(h, "value", in: "header auth").flatMap({ template($0, for: "value") }) else { return nil }
+            return .header(name: name, value: value)
+        }
+    }
+
+    /// The value of a key that must be present.
+    func required(_ f: Fields, _ key: String, in context: String) -> YAMLNode? {
+        if let value = f[key] { return value }
+        error("missing required key '\(key)' in \(context)", at: f.range)
+        return nil
+    }
+
+    // MARK: - Body
+
+    private func body(_ f: Fields) -> Body? {
+        let present = f.order.filter { Self.bodyKeys.contains($0) }
+        if present.count > 1, let second = f.key(present[1]), let first = f.key(present[0]) {
+            error("a request has at most one body; '\(present[1])' conflicts with '\(present[0])'", at: second.range,
+                  notes: [.note("'\(present[0])' is set here", at: first.range)])
+        }
+        let contentType = f["content_type"].flatMap { template($0, for: "content_type") }
+        if let ct = f.key("content_type"), let kind = present.first, kind != "body", kind != "body_file" {
+            error("'content_type' applies to 'body' and 'body_file'; for '\(kind)' set a 'Content-Type' header instead", at: ct.range)
+        }
+        guard let kind = present.first, let node = f[kind] else { return nil }
+        switch kind {
+        case "json":
+            return .json(templateValue(node))
+        case "form":
+            guard let entries = namedEntries(node, for: "'form'") else { return nil }
+            return .form(entries.compactMap { entry in template(entry.value, for: entry.name).map { (entry.name, $0) } })
+        case "multipart":
+            return multipart(node).map(Body.multipart)
+        case "body":
+            return template(node, for: "body").map { .text($0, contentType: contentType) }
+        default:
+            return template(node, for: "body_file").map { .file($0, contentType: contentType) }
+        }
+    }
+
+    private func multipart(_ node: YAMLNode) -> [MultipartPart]? {
+        switch node.kind {
+        case .mapping:
+            // Map shorthand: `{ caption: Sunset, title: x }` — value parts only.
+            guard let entries = namedEntries(node, for: "'multipart'") else { return nil }
+            return entries.compactMap { shorthandPart($0.name, key: $0.key, value: $0.value) }
+        case .sequence(let items):
+            return items.compactMap(multipartPart)
+        default:
+            error("expected a sequence of parts for 'multipart', found \(node.kindDescription)", at: node.range)
+            return nil
+        }
+    }
+
+    private func shorthandPart(_ name: String, key: YAMLNode, value: YAMLNode) -> MultipartPart? {
+        guard let content = template(value, for: name) else { return nil }
+        return MultipartPart(name: Template(literal: name, range: key.range), content: .value(content), range: key.range.union(value.range))
+    }
+
+    private func multipartPart(_ node: YAMLNode) -> MultipartPart? {
+        let keys = ["name", "value", "file", "filename", "content_type"]
+        // `- { caption: Sunset }`: a one-entry map without `name` is the shorthand.
+        if let pairs = node.mapping, pairs.count == 1, let key = pairs[0].key.scalar?.text, !keys.contains(key) {
+            return shorthandPart(key, key: pairs[0].key, value: pairs[0].value)
+        }
+        guard let f = fields(node, in: "multipart part", allowed: keys) else { return nil }
+        guard let name = required(f, "name", in: "multipart part").flatMap({ template($0, for: "name") }) else { return nil }
+        let content: MultipartPart.Content
+        switch (f["value"], f["file"]) {
+        case (let value?, nil):
+            guard let t = template(value, for: "value") else { return nil }
+            content = .value(t)
+        case (nil, let file?):
+            guard let t = template(file, for: "file") else { return nil }
+            content = .file(t)
+        case (_?, _?):
+            if let key = f.key("file") { error("a multipart part has 'value' or 'file', not both", at: key.range) }
+            return nil
+        case (nil, nil):
+            error("a multipart part needs 'value' or 'file'", at: node.range)
+            return nil
+        }
+        return MultipartPart(name: name, content: content,
+                             filename: f["filename"].flatMap { template($0, for: "filename") },
+                             contentType: f["content_type"].flatMap { template($0, for: "content_type") },
+                             range: node.range)
+    }
+
+    // MARK: - Options
+
+    /// `defaults:`: request options plus headers and retry.
+    func defaults(_ node: YAMLNode) -> RequestOptions {
+        guard let f = fields(node, in: "defaults", allowed: Self.defaultsKeys, hints: [
+            "url": "'url' is per request; for a common prefix use 'base_url' in defaults",
+        ]) else { return RequestOptions() }
+        var options = options(f, context: "defaults")
+        if let h = f["headers"] { options.headers = headers(h, for: "headers") }
+        if let r = f["retry"] { options.retry = retryPolicy(r) }
+        return options
+    }
+
+    /// The option keys shared by `defaults:` and `request:`.
+    func options(_ f: Fields, context: String) -> RequestOptions {
+        var o = RequestOptions()
+        o.baseURL = f["base_url"].flatMap { template($0, for: "base_url") }
+        o.timeout = f["timeout"].flatMap { duration($0, for: "timeout") }
+        o.connectTimeout = f["connect_timeout"].flatMap { duration($0, for: "connect_timeout") }
+        o.followRedirects = f["follow_redirects"].flatMap { bool($0, for: "follow_redirects") }
+        o.maxRedirects = f["max_redirects"].flatMap { int($0, for: "max_redirects", minimum: 0) }
+        o.httpVersion = f["http_version"].flatMap { choice($0, for: "http_version", [("1.1", HTTPVersion.http1_1), ("2", .http2), ("2.0", .http2)]) }
+        o.compressed = f["compressed"].flatMap { bool($0, for: "compressed") }
+        o.cookies = f["cookies"].flatMap { bool($0, for: "cookies") }
+        o.proxy = f["proxy"].flatMap { template($0, for: "proxy") }
+        o.tls = f["tls"].flatMap(tlsOptions)
+        return o
+    }
+
+    private func tlsOptions(_ node: YAMLNode) -> TLSOptions? {
+        guard let f = fields(node, in: "tls", allowed: ["ca", "cert", "key", "password", "insecure", "pinned_key"]) else { return nil }
+        return TLSOptions(
+            ca: f["ca"].flatMap { template($0, for: "ca") },
+            cert: f["cert"].flatMap { template($0, for: "cert") },
+            key: f["key"].flatMap { template($0, for: "key") },
+            password: f["password"].flatMap { template($0, for: "password") },
+            insecure: f["insecure"].flatMap { bool($0, for: "insecure") },
+            pinnedKey: f["pinned_key"].flatMap { template($0, for: "pinned_key") })
+    }
+}

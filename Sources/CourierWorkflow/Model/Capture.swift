@@ -1,0 +1,39 @@
+import CourierDiagnostics
+
+/// One `capture:` entry (spec section 8).
+package struct Capture: Sendable {
+    package var name: Located<String>
+    package var source: CaptureSource
+    /// Absent (nil) means "capturing nothing fails the step"; an explicit
+    /// `default: null` is a ``TemplateValue`` of kind `.null`.
+    package var defaultValue: TemplateValue?
+    package var secret: Bool
+    package var range: SourceRange
+
+    package init(name: Located<String>, source: CaptureSource, defaultValue: TemplateValue?, secret: Bool, range: SourceRange) {
+        self.name = name
+        self.source = source
+        self.defaultValue = defaultValue
+        self.secret = secret
+        self.range = range
+    }
+}
+
+package enum CaptureSource: Sendable {
+    /// A JSONPath query (also the `name: $.path` shorthand).
+    case json(Located<String>)
+    case header(String)
+    case cookie(String)
+    /// The first capture group of `pattern` (the whole match when it has none).
+    case regex(Located<String>, from: RegexSubject)
+    case status
+    case body
+    /// The response time in milliseconds.
+    case duration
+}
+
+/// Where a `regex` capture looks: the body, or one header (`from: header Location`).
+package enum RegexSubject: Sendable, Hashable {
+    case body
+    case header(String)
+}

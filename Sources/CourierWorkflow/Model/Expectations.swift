@@ -1,0 +1,89 @@
+import CourierDiagnostics
+
+/// A step's `expect:` block (spec section 7).
+package struct Expectations: Sendable {
+    package var status: StatusExpectation?
+    package var headers: [NamedMatcher]
+    /// JSONPath → matcher, in file order.
+    package var json: [JSONExpectation]
+    package var body: Matcher?
+    package var schema: SchemaSource?
+    /// Operands of ordering predicates are milliseconds (normalised at decode time).
+    package var duration: Matcher?
+    package var cookies: [NamedMatcher]
+    /// The `expect:` mapping, or the step's range when there was none.
+    package var range: SourceRange
+
+    package init(status: StatusExpectation? = nil, headers: [NamedMatcher] = [], json: [JSONExpectation] = [],
+                 body: Matcher? = nil, schema: SchemaSource? = nil, duration: Matcher? = nil,
+                 cookies: [NamedMatcher] = [], range: SourceRange) {
+        self.status = status
+        self.headers = headers
+        self.json = json
+        self.body = body
+        self.schema = schema
+        self.duration = duration
+        self.cookies = cookies
+        self.range = range
+    }
+
+    /// True when nothing was written (the engine then applies "status < 400").
+    package var isEmpty: Bool {
+        status == nil && headers.isEmpty && json.isEmpty && body == nil && schema == nil && duration == nil && cookies.isEmpty
+    }
+}
+
+/// `status: 200`, `[200, 201]`, `"2xx"`, `[200, "3xx"]` or a predicate map.
+package struct StatusExpectation: Sendable {
+    package enum Kind: Sendable {
+        /// Any of these codes or classes.
+        case oneOf([StatusPattern])
+        case matcher(Matcher)
+    }
+
+    package var kind: Kind
+    package var range: SourceRange
+
+    package init(_ kind: Kind, range: SourceRange) {
+        self.kind = kind
+        self.range = range
+    }
+}
+
+package enum StatusPattern: Sendable, Hashable {
+    case code(Int)
+    /// `2xx` → 2.
+    case statusClass(Int)
+
+    package func matches(_ status: Int) -> Bool {
+        switch self {
+        case .code(let code): return status == code
+        case .statusClass(let c): return status / 100 == c
+        }
+    }
+}
+
+/// A header or cookie expectation.
+package struct NamedMatcher: Sendable {
+    package var name: String
+    package var matcher: Matcher
+    /// The name's range.
+    package var range: SourceRange
+
+    package init(name: String, matcher: Matcher, range: SourceRange) {
+        self.name = name
+        self.matcher = matcher
+        self.range = range
+    }
+}
+
+/// `$.path: matcher` under `expect.json`.
+package struct JSONExpectation: Sendable {
+    package var path: Located<String>
+    package var matcher: Matcher
+
+    package init(path: Located<String>, matcher: Matcher) {
+        self.path = path
+        self.matcher = matcher
+    }
+}

@@ -1,0 +1,73 @@
+import CourierDiagnostics
+
+/// What a value is checked against (spec section 7): a plain value means deep
+/// equality, a map of predicates means all must hold.
+package indirect enum Matcher: Sendable {
+    case equals(TemplateValue)
+    case predicates([Predicate], range: SourceRange)
+
+    package var range: SourceRange {
+        switch self {
+        case .equals(let value): return value.range
+        case .predicates(_, let range): return range
+        }
+    }
+}
+
+/// One predicate of a predicate map, located at its key.
+package struct Predicate: Sendable {
+    package var kind: PredicateKind
+    package var range: SourceRange
+
+    package init(_ kind: PredicateKind, range: SourceRange) {
+        self.kind = kind
+        self.range = range
+    }
+
+    /// Predicate names as written in YAML, for decoding and suggestions.
+    package static let names = [
+        "eq", "ne", "gt", "gte", "lt", "lte", "in", "not_in", "contains", "not_contains",
+        "starts_with", "ends_with", "matches", "not_matches", "exists", "type", "length",
+        "empty", "each", "schema", "uuid", "iso_date", "not",
+    ]
+}
+
+package enum PredicateKind: Sendable {
+    case eq(TemplateValue)
+    case ne(TemplateValue)
+    /// Ordering operands. Under `expect.duration` they are normalised to a
+    /// number of milliseconds at decode time (`500ms` → `500`, `2s` → `2000`).
+    case gt(TemplateValue)
+    case gte(TemplateValue)
+    case lt(TemplateValue)
+    case lte(TemplateValue)
+    case `in`(TemplateValue)
+    case notIn(TemplateValue)
+    case contains(TemplateValue)
+    case notContains(TemplateValue)
+    case startsWith(TemplateValue)
+    case endsWith(TemplateValue)
+    /// A regular expression (checked at decode time when it has no template).
+    case matches(TemplateValue)
+    case notMatches(TemplateValue)
+    case exists(Bool)
+    case type(JSONType)
+    case length(Matcher)
+    case empty(Bool)
+    case each(Matcher)
+    case schema(SchemaSource)
+    case uuid(Bool)
+    case isoDate(Bool)
+    case not(Matcher)
+}
+
+/// The JSON types `type:` can name.
+package enum JSONType: String, Sendable, Hashable, CaseIterable {
+    case string, number, integer, boolean, array, object, null
+}
+
+/// A JSON Schema, inline or from a file relative to the workflow's directory.
+package enum SchemaSource: Sendable {
+    case inline(TemplateValue)
+    case file(Template)
+}

@@ -1,0 +1,131 @@
+import CourierDiagnostics
+
+/// Options that `defaults:` sets for every request and a `request:` may
+/// override (spec section 6). Every field is optional so layers merge with
+/// one function: request over workflow defaults over command line over built-ins.
+package struct RequestOptions: Sendable {
+    package var baseURL: Template?
+    /// Headers in file order. Merging is by case-insensitive name; a nil
+    /// value removes the header from lower layers.
+    package var headers: [HeaderEntry]
+    /// Built-in default: 30s.
+    package var timeout: Duration?
+    /// Built-in default: 10s.
+    package var connectTimeout: Duration?
+    /// Built-in default: true.
+    package var followRedirects: Bool?
+    /// Built-in default: 10.
+    package var maxRedirects: Int?
+    /// Built-in default: negotiated by libcurl.
+    package var httpVersion: HTTPVersion?
+    /// Built-in default: true.
+    package var compressed: Bool?
+    /// Built-in default: true (one jar per workflow run).
+    package var cookies: Bool?
+    /// Built-in default: the `http_proxy`/`https_proxy`/`no_proxy` environment.
+    package var proxy: Template?
+    package var tls: TLSOptions?
+    /// Only in `defaults:` (a step's `retry:` overrides it as a whole).
+    package var retry: RetryPolicy?
+
+    package init(baseURL: Template? = nil, headers: [HeaderEntry] = [], timeout: Duration? = nil,
+                 connectTimeout: Duration? = nil, followRedirects: Bool? = nil, maxRedirects: Int? = nil,
+                 httpVersion: HTTPVersion? = nil, compressed: Bool? = nil, cookies: Bool? = nil,
+                 proxy: Template? = nil, tls: TLSOptions? = nil, retry: RetryPolicy? = nil) {
+        self.baseURL = baseURL
+        self.headers = headers
+        self.timeout = timeout
+        self.connectTimeout = connectTimeout
+        self.followRedirects = followRedirects
+        self.maxRedirects = maxRedirects
+        self.httpVersion = httpVersion
+        self.compressed = compressed
+        self.cookies = cookies
+        self.proxy = proxy
+        self.tls = tls
+        self.retry = retry
+    }
+
+    /// These options laid over `lower`: every field set here wins, unset ones
+    /// fall through; headers are merged by case-insensitive name (this layer's
+    /// value replaces the lower one in place, nil removes it, new ones are
+    /// appended); TLS options merge field by field.
+    ///
+    /// ```swift
+    /// let effective = request.options.merged(over: workflow.defaults.merged(over: commandLine))
+    /// ```
+    package func merged(over lower: RequestOptions) -> RequestOptions {
+        var result = RequestOptions(
+            baseURL: baseURL ?? lower.baseURL,
+            headers: Self.mergeHeaders(headers, over: lower.headers),
+            timeout: timeout ?? lower.timeout,
+            connectTimeout: connectTimeout ?? lower.connectTimeout,
+            followRedirects: followRedirects ?? lower.followRedirects,
+            maxRedirects: maxRedirects ?? lower.maxRedirects,
+            httpVersion: httpVersion ?? lower.httpVersion,
+            compressed: compressed ?? lower.compressed,
+            cookies: cookies ?? lower.cookies,
+            proxy: proxy ?? lower.proxy,
+            tls: nil,
+            retry: retry ?? lower.retry)
+        switch (tls, lower.tls) {
+        case let (upper?, lowerTLS?): result.tls = upper.merged(over: lowerTLS)
+        case let (upper?, nil): result.tls = upper
+        case let (nil, lowerTLS): result.tls = lowerTLS
+        }
+        return result
+    }
+
+    private static func mergeHeaders(_ upper: [HeaderEntry], over lower: [HeaderEntry]) -> [HeaderEntry] {
+        if upper.isEmpty { return lower.filter { $0.value != nil } }
+        var result = lower
+        for entry in upper {
+            let key = entry.name.lowercased()
+            if let index = result.firstIndex(where: { $0.name.lowercased() == key }) {
+                result[index] = entry
+                // Later duplicates of the same name in lower layers are dropped too.
+                var i = index + 1
+                while i < result.count {
+                    if result[i].name.lowercased() == key { result.remove(at: i) } else { i += 1 }
+                }
+            } else {
+                result.append(entry)
+            }
+        }
+        return result.filter { $0.value != nil }
+    }
+}
+
+package enum HTTPVersion: String, Sendable, Hashable {
+    case http1_1 = "1.1"
+    case http2 = "2"
+}
+
+/// `tls:` options; paths are relative to ``Workflow/directory``.
+package struct TLSOptions: Sendable {
+    package var ca: Template?
+    /// PEM or PKCS#12 (`.p12`/`.pfx`).
+    package var cert: Template?
+    package var key: Template?
+    /// A secret: masked in every output.
+    package var password: Template?
+    package var insecure: Bool?
+    /// `sha256//BASE64`.
+    package var pinnedKey: Template?
+
+    package init(ca: Template? = nil, cert: Template? = nil, key: Template? = nil, password: Template? = nil,
+                 insecure: Bool? = nil, pinnedKey: Template? = nil) {
+        self.ca = ca
+        self.cert = cert
+        self.key = key
+        self.password = password
+        self.insecure = insecure
+        self.pinnedKey = pinnedKey
+    }
+
+    package func merged(over lower: TLSOptions) -> TLSOptions {
+        TLSOptions(ca: ca ?? lower.ca, cert: cert ?? lower.cert, key: key ?? lower.key,
+                   password: password ?? lower.password, insecure: insecure ?? lower.insecure,
+                   pinnedKey: pinnedKey ?? lower.pinnedKey)
+    }
+}
