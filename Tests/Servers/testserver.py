@@ -1,0 +1,1082 @@
+#!/usr/bin/env python3
+"""Courier integration-test server (Python 3.11 standard library only, 127.0.0.1 only).
+
+    python3 Tests/Servers/testserver.py --port-file PATH [--port 0]
+        [--tls-cert CERT --tls-key KEY [--client-ca CA [--client-cert-optional]] [--tls-min 1.2|1.3]]
+        [--http-port-file PATH]   # with TLS: also serve plain HTTP on a second free port
+        [--verbose]
+
+Writes the port to --port-file once listening (atomically) and prints
+`listening on http(s)://127.0.0.1:PORT` (flushed). SIGTERM/SIGINT stop it cleanly (exit 0).
+
+Endpoints: see Tests/Servers/README.md (and the `h_*` methods below).
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import gzip
+import hashlib
+import json
+import os
+import re
+import secrets
+import select
+import signal
+import socket
+import ssl
+import sys
+import threading
+import time
+import zlib
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, quote, urlsplit
+
+MAX_BUFFERED_BODY = 256 * 1024 * 1024  # /echo and friends buffer the body; /discard and /multipart stream
+CHUNK = 1024 * 1024
+BASIC_USER, BASIC_PASSWORD = "demo", "secret"
+LOGIN_USER, LOGIN_PASSWORD = "demo", "secret"
+CLIENT_ID, CLIENT_SECRET = "courier", "secret"
+
+
+class BodyError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class ClientGone(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------
+# shared state
+
+
+class State:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.flaky: dict[str, int] = {}
+        self.tokens: dict[str, float] = {}  # access token -> expiry (monotonic)
+        self.refresh_tokens: dict[str, str] = {}  # refresh token -> user
+        self.counts = {"login": 0, "refresh": 0, "protected_ok": 0, "protected_401": 0}
+        self.json_cache: dict[int, bytes] = {}
+
+    def issue(self, user: str, ttl: float, refresh: str | None = None) -> dict:
+        token = secrets.token_urlsafe(24)
+        refresh = refresh or secrets.token_urlsafe(24)
+        with self.lock:
+            self.tokens[token] = time.monotonic() + ttl
+            self.refresh_tokens[refresh] = user
+        return {
+            "access_token": token,
+            "token_type": "Bearer",
+            "expires_in": ttl if ttl != int(ttl) else int(ttl),
+            "refresh_token": refresh,
+        }
+
+    def json_doc(self, n: int) -> bytes:
+        with self.lock:
+            cached = self.json_cache.get(n)
+        if cached is not None:
+            return cached
+        parts = [b'{"count": %d, "items": [' % n]
+        for i in range(1, n + 1):
+            price = ((i * 7919) % 100000) / 100 + 0.5  # deterministic, always has a fraction
+            parts.append(b'%s{"id": %d, "name": "item-%d", "price": %s}'
+                         % (b", " if i > 1 else b"", i, i, repr(price).encode()))
+        parts.append(b"]}\n")
+        doc = b"".join(parts)
+        with self.lock:
+            if len(self.json_cache) > 4:
+                self.json_cache.clear()
+            self.json_cache[n] = doc
+        return doc
+
+
+STATE = State()
+
+
+def pattern_bytes(offset: int, size: int) -> bytes:
+    """The /bytes payload: byte i of the response is i % 256."""
+    start = offset % 256
+    reps = (start + size) // 256 + 1
+    return (bytes(range(256)) * reps)[start:start + size]
+
+
+PATTERN_1M = pattern_bytes(0, CHUNK)
+
+
+# ---------------------------------------------------------------------------
+# request body readers
+
+
+class BodyReader:
+    """Reads a request body (Content-Length or chunked) in pieces."""
+
+    def __init__(self, rfile, headers) -> None:
+        self.rfile = rfile
+        te = (headers.get("Transfer-Encoding") or "").lower()
+        self.chunked = "chunked" in te
+        self.remaining = 0
+        self.done = False
+        self.total = 0
+        if not self.chunked:
+            raw = headers.get("Content-Length")
+            try:
+                self.remaining = int(raw) if raw else 0
+            except ValueError:
+                raise BodyError(400, "bad Content-Length") from None
+            if self.remaining < 0:
+                raise BodyError(400, "bad Content-Length")
+            self.done = self.remaining == 0
+        self.chunk_left = 0
+
+    def read(self, size: int = CHUNK) -> bytes:
+        """Up to `size` bytes; b"" at the end of the body."""
+        if self.done:
+            return b""
+        if not self.chunked:
+            data = self.rfile.read1(min(size, self.remaining)) if hasattr(self.rfile, "read1") \
+                else self.rfile.read(min(size, self.remaining))
+            if not data:
+                raise ClientGone("body ended early")
+            self.remaining -= len(data)
+            self.done = self.remaining == 0
+            self.total += len(data)
+            return data
+        if self.chunk_left == 0:
+            line = self.rfile.readline(65537)
+            if not line:
+                raise ClientGone("chunked body ended early")
+            try:
+                self.chunk_left = int(line.split(b";", 1)[0].strip(), 16)
+            except ValueError:
+                raise BodyError(400, "bad chunk size line") from None
+            if self.chunk_left == 0:
+                while True:
+                    trailer = self.rfile.readline(65537)
+                    if trailer in (b"\r\n", b"\n", b""):
+                        break
+                self.done = True
+                return b""
+        data = self.rfile.read1(min(size, self.chunk_left)) if hasattr(self.rfile, "read1") \
+            else self.rfile.read(min(size, self.chunk_left))
+        if not data:
+            raise ClientGone("chunked body ended early")
+        self.chunk_left -= len(data)
+        if self.chunk_left == 0:
+            self.rfile.readline(3)  # CRLF after the chunk data
+        self.total += len(data)
+        return data
+
+    def __iter__(self):
+        while True:
+            data = self.read()
+            if not data:
+                return
+            yield data
+
+    def read_all(self, limit: int = MAX_BUFFERED_BODY) -> bytes:
+        out = bytearray()
+        for data in self:
+            out += data
+            if len(out) > limit:
+                raise BodyError(413, "request body too large for this endpoint (use /discard)")
+        return bytes(out)
+
+
+# ---------------------------------------------------------------------------
+# multipart/form-data, streamed
+
+
+def parse_header_params(value: str) -> tuple[str, dict]:
+    """`form-data; name="a"; filename="b\\"c"` -> ("form-data", {...}). Handles quoted strings
+    with backslash escapes and RFC 5987 `name*=UTF-8''...` values."""
+    from urllib.parse import unquote
+
+    pos = 0
+    n = len(value)
+
+    def token_until(chars):
+        nonlocal pos
+        start = pos
+        while pos < n and value[pos] not in chars:
+            pos += 1
+        return value[start:pos].strip()
+
+    main = token_until(";")
+    params: dict[str, str] = {}
+    while pos < n:
+        pos += 1  # skip ';'
+        key = token_until("=;").lower()
+        if pos < n and value[pos] == "=":
+            pos += 1
+            while pos < n and value[pos] in " \t":
+                pos += 1
+            if pos < n and value[pos] == '"':
+                pos += 1
+                buf = []
+                while pos < n and value[pos] != '"':
+                    if value[pos] == "\\" and pos + 1 < n:
+                        pos += 1
+                    buf.append(value[pos])
+                    pos += 1
+                pos += 1  # closing quote
+                val = "".join(buf)
+                token_until(";")
+            else:
+                val = token_until(";")
+        else:
+            val = ""
+        if key.endswith("*"):
+            charset, _, rest = val.partition("'")
+            _, _, encoded = rest.partition("'")
+            try:
+                val = unquote(encoded, encoding=charset or "utf-8", errors="strict")
+            except (LookupError, UnicodeDecodeError):
+                val = unquote(encoded)
+            key = key[:-1]
+            params[key] = val  # the extended form wins
+        elif key and key not in params:
+            params[key] = val
+    return main.lower(), params
+
+
+class MultipartParser:
+    """Streaming multipart/form-data parser: feed() body pieces, then finish().
+    Keeps at most one boundary's worth of data plus one piece in memory."""
+
+    VALUE_LIMIT = 4096  # parts without a filename up to this size also report their `value`
+
+    def __init__(self, boundary: bytes) -> None:
+        self.delim = b"\r\n--" + boundary
+        self.buf = b"\r\n"  # so the first boundary also matches `\r\n--boundary`
+        self.state = "preamble"
+        self.parts: list[dict] = []
+        self.current: dict | None = None
+        self.hasher = None
+        self.value = bytearray()
+
+    def _start_part(self, header_block: bytes) -> None:
+        headers = []
+        for line in header_block.split(b"\r\n"):
+            if not line:
+                continue
+            name, sep, value = line.partition(b":")
+            if not sep:
+                raise BodyError(400, f"malformed part header line: {line[:80]!r}")
+            headers.append((name.decode("latin-1").strip(), value.decode("utf-8", "replace").strip()))
+        disposition = next((v for k, v in headers if k.lower() == "content-disposition"), None)
+        if disposition is None:
+            raise BodyError(400, "part without Content-Disposition")
+        kind, params = parse_header_params(disposition)
+        ctype = next((v for k, v in headers if k.lower() == "content-type"), None)
+        self.current = {
+            "name": params.get("name"),
+            "filename": params.get("filename"),
+            "content_type": ctype,
+            "size": 0,
+            "sha256": None,
+            "headers": [[k, v] for k, v in headers],
+        }
+        self.hasher = hashlib.sha256()
+        self.value = bytearray()
+
+    def _data(self, data: bytes) -> None:
+        if not data:
+            return
+        self.current["size"] += len(data)
+        self.hasher.update(data)
+        if len(self.value) <= self.VALUE_LIMIT:
+            self.value += data[: self.VALUE_LIMIT + 1 - len(self.value)]
+
+    def _end_part(self) -> None:
+        part = self.current
+        part["sha256"] = self.hasher.hexdigest()
+        if part["filename"] is None and part["size"] <= self.VALUE_LIMIT:
+            part["value"] = bytes(self.value).decode("utf-8", "replace")
+        self.parts.append(part)
+        self.current = None
+
+    def feed(self, data: bytes) -> None:
+        self.buf += data
+        while True:
+            if self.state == "preamble":
+                i = self.buf.find(self.delim)
+                if i < 0:
+                    self.buf = self.buf[-len(self.delim):]
+                    return
+                self.buf = self.buf[i + len(self.delim):]
+                self.state = "after_delim"
+            if self.state == "after_delim":
+                if len(self.buf) < 2:
+                    return
+                if self.buf[:2] == b"--":
+                    self.state = "epilogue"
+                    self.buf = b""
+                    return
+                # transport padding (spaces/tabs) then CRLF
+                j = self.buf.find(b"\r\n")
+                if j < 0:
+                    if len(self.buf) > 1024:
+                        raise BodyError(400, "malformed boundary line")
+                    return
+                if self.buf[:j].strip(b" \t"):
+                    raise BodyError(400, "malformed boundary line")
+                self.buf = self.buf[j + 2:]
+                self.state = "headers"
+            if self.state == "headers":
+                if self.buf.startswith(b"\r\n"):
+                    block, rest = b"", self.buf[2:]
+                else:
+                    j = self.buf.find(b"\r\n\r\n")
+                    if j < 0:
+                        if len(self.buf) > 64 * 1024:
+                            raise BodyError(400, "part headers too long")
+                        return
+                    block, rest = self.buf[:j], self.buf[j + 4:]
+                self._start_part(block)
+                self.buf = rest
+                self.state = "data"
+            if self.state == "data":
+                i = self.buf.find(self.delim)
+                if i < 0:
+                    keep = len(self.delim) - 1
+                    if len(self.buf) > keep:
+                        self._data(self.buf[:-keep])
+                        self.buf = self.buf[-keep:]
+                    return
+                self._data(self.buf[:i])
+                self._end_part()
+                self.buf = self.buf[i + len(self.delim):]
+                self.state = "after_delim"
+            if self.state == "epilogue":
+                self.buf = b""
+                return
+
+    def finish(self) -> list[dict]:
+        if self.state != "epilogue":
+            raise BodyError(400, f"multipart body ended early (in state {self.state}, "
+                                 f"{len(self.parts)} complete parts)")
+        return self.parts
+
+
+# ---------------------------------------------------------------------------
+# the handler
+
+
+def qint(query: dict, name: str, default: int | None = None, lo: int | None = None, hi: int | None = None):
+    if name not in query:
+        if default is None:
+            raise BodyError(400, f"query parameter {name!r} is required")
+        return default
+    try:
+        value = int(query[name][-1])
+    except ValueError:
+        raise BodyError(400, f"query parameter {name!r} must be an integer") from None
+    if lo is not None and value < lo:
+        raise BodyError(400, f"query parameter {name!r} must be >= {lo}")
+    if hi is not None and value > hi:
+        raise BodyError(400, f"query parameter {name!r} must be <= {hi}")
+    return value
+
+
+def accepts(header: str | None, coding: str) -> bool:
+    """Does an Accept-Encoding header allow `coding` (q > 0)?"""
+    if not header:
+        return False
+    for item in header.split(","):
+        name, _, params = item.strip().partition(";")
+        name = name.strip().lower()
+        if name not in (coding, "*"):
+            continue
+        q = 1.0
+        for p in params.split(";"):
+            k, _, v = p.strip().partition("=")
+            if k.strip().lower() == "q":
+                try:
+                    q = float(v)
+                except ValueError:
+                    q = 0.0
+        if q > 0:
+            return True
+    return False
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "CourierTestServer/1.0"
+    timeout = 120  # idle keep-alive connections are closed after this many seconds
+    verbose = False
+
+    def version_string(self) -> str:
+        return self.server_version
+
+    def log_message(self, format, *args):  # noqa: A002
+        if self.verbose:
+            sys.stderr.write("%s - %s\n" % (self.address_string(), format % args))
+
+    # ---- response helpers ----------------------------------------------
+
+    def begin(self, status: int, headers=(), length: int | None = None, ctype: str | None = None) -> None:
+        self.send_response(status)
+        if ctype:
+            self.send_header("Content-Type", ctype)
+        if length is not None:
+            self.send_header("Content-Length", str(length))
+        for name, value in headers:
+            self.send_header(name, value)
+        if self.close_connection:
+            self.send_header("Connection", "close")
+        self.end_headers()
+
+    def send_bytes(self, status: int, data: bytes, ctype: str | None = "application/json", headers=()) -> None:
+        if status in (204, 304) or status < 200:
+            self.begin(status, headers)
+            return
+        self.begin(status, headers, len(data), ctype)
+        if self.command != "HEAD" and data:
+            self.wfile.write(data)
+
+    def send_json(self, status: int, payload, headers=()) -> None:
+        self.send_bytes(status, json.dumps(payload).encode() + b"\n", "application/json", headers)
+
+    def fail(self, status: int, message: str, headers=(), **extra) -> None:
+        self.send_json(status, {"error": message, **extra}, headers)
+
+    # ---- body helpers --------------------------------------------------
+
+    def body_reader(self) -> BodyReader:
+        if self._reader is None:
+            self._reader = BodyReader(self.rfile, self.headers)
+        return self._reader
+
+    def body(self) -> bytes:
+        if self._body is None:
+            self._body = self.body_reader().read_all()
+        return self._body
+
+    def json_body(self):
+        raw = self.body()
+        ctype = (self.headers.get("Content-Type") or "").lower()
+        # `curl -d '{...}'` labels JSON as a form: a body that starts like JSON is read as JSON
+        if "application/x-www-form-urlencoded" in ctype and not raw.lstrip().startswith((b"{", b"[")):
+            return {k: v[-1] for k, v in parse_qs(raw.decode("utf-8", "replace"), keep_blank_values=True).items()}
+        try:
+            return json.loads(raw) if raw.strip() else None
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise BodyError(400, "malformed JSON body") from None
+
+    def drain(self) -> None:
+        """Consume what the handler did not read, so the connection can be reused."""
+        try:
+            reader = self.body_reader()
+            if reader.done:
+                return
+            if not reader.chunked and reader.remaining > 64 * 1024 * 1024:
+                self.close_connection = True
+                return
+            for _ in reader:
+                pass
+        except (BodyError, ClientGone, OSError):
+            self.close_connection = True
+
+    # ---- dispatch ------------------------------------------------------
+
+    ROUTES = [
+        (r"/echo", "*", "echo"),
+        (r"/status/(?P<code>\d+)", "*", "status"),
+        (r"/delay", "*", "delay"),
+        (r"/stall", "GET", "stall"),
+        (r"/flaky", "*", "flaky"),
+        (r"/flaky/reset", "*", "flaky_reset"),
+        (r"/json", "GET", "json"),
+        (r"/bytes", "GET", "bytes"),
+        (r"/truncated", "GET", "truncated"),
+        (r"/headers", "GET", "headers"),
+        (r"/cookies/set", "GET", "cookies_set"),
+        (r"/cookies/delete", "GET", "cookies_delete"),
+        (r"/cookies", "GET", "cookies"),
+        (r"/redirect/(?P<n>\d+)", "*", "redirect"),
+        (r"/redirect-to", "*", "redirect_to"),
+        (r"/gzip", "GET", "gzip"),
+        (r"/deflate", "GET", "deflate"),
+        (r"/multipart", "POST", "multipart"),
+        (r"/discard", "*", "discard"),
+        (r"/auth/login", "POST", "login"),
+        (r"/auth/refresh", "POST", "refresh"),
+        (r"/oauth/token", "POST", "oauth_token"),
+        (r"/auth/stats", "GET", "auth_stats"),
+        (r"/protected", "*", "protected"),
+        (r"/basic", "*", "basic"),
+        (r"/health", "GET", "health"),
+    ]
+    COMPILED = [(re.compile("^" + p + "/?$"), m, h) for p, m, h in ROUTES]
+
+    def dispatch(self) -> None:
+        self._reader = None
+        self._body = None
+        url = urlsplit(self.path)
+        if url.scheme:  # absolute-form request target (e.g. sent through a proxy)
+            self.raw_path = url.path + ("?" + url.query if url.query else "")
+        else:
+            self.raw_path = self.path
+        self.url_path = url.path or "/"
+        self.query = parse_qs(url.query, keep_blank_values=True)
+        try:
+            for pattern, method, name in self.COMPILED:
+                match = pattern.match(self.url_path)
+                if not match:
+                    continue
+                if method != "*" and self.command not in (method, "HEAD" if method == "GET" else method):
+                    self.drain()
+                    self.fail(405, f"{self.command} not allowed here", [("Allow", method)])
+                    break
+                getattr(self, "h_" + name)(**match.groupdict())
+                break
+            else:
+                self.drain()
+                self.fail(404, "no such endpoint", path=self.url_path)
+            self.drain()
+        except BodyError as exc:
+            self.close_connection = True
+            try:
+                self.fail(exc.status, str(exc))
+            except OSError:
+                pass
+        except (ClientGone, BrokenPipeError, ConnectionResetError, ssl.SSLError, TimeoutError):
+            self.close_connection = True
+        except Exception as exc:
+            self.close_connection = True
+            try:
+                self.fail(500, f"internal error: {type(exc).__name__}: {exc}")
+            except OSError:
+                pass
+
+    def __getattr__(self, name):
+        if name.startswith("do_"):  # every method token (PURGE, PROPFIND, ...) is dispatched
+            return self.dispatch
+        raise AttributeError(name)
+
+    # ---- endpoints -----------------------------------------------------
+
+    def h_health(self):
+        self.send_json(200, {"status": "ok"})
+
+    def client_cn(self):
+        conn = self.connection
+        if not isinstance(conn, ssl.SSLSocket):
+            return None
+        cert = conn.getpeercert()
+        if not cert:
+            return None
+        for rdn in cert.get("subject", ()):
+            for key, value in rdn:
+                if key == "commonName":
+                    return value
+        return None
+
+    def h_echo(self):
+        raw = self.body()
+        ctype = self.headers.get("Content-Type")
+        try:
+            parsed = json.loads(raw) if raw.strip() else None
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            parsed = None
+        payload = {
+            "method": self.command,
+            "path": self.url_path,
+            "raw_path": self.raw_path,
+            "query": self.query,
+            "headers": [[k, v] for k, v in self.headers.items()],
+            "body": raw.decode("utf-8", "replace"),
+            "body_base64": base64.b64encode(raw).decode(),
+            "json": parsed,
+            "content_type": ctype,
+            "http_version": self.request_version,
+            "chunked": self.body_reader().chunked,
+            "scheme": "https" if isinstance(self.connection, ssl.SSLSocket) else "http",
+            "client_cn": self.client_cn(),
+        }
+        if isinstance(self.connection, ssl.SSLSocket):
+            payload["tls_version"] = self.connection.version()
+        status = 200
+        if self.headers.get("X-Echo-Status"):
+            try:
+                status = int(self.headers["X-Echo-Status"])
+            except ValueError:
+                raise BodyError(400, "X-Echo-Status must be an integer") from None
+            if not 200 <= status <= 599:
+                raise BodyError(400, "X-Echo-Status must be from 200 to 599")
+        self.send_json(status, payload)
+
+    def h_status(self, code):
+        status = int(code)
+        if not 200 <= status <= 599:
+            return self.fail(400, "status must be from 200 to 599")
+        headers = []
+        if "retry_after" in self.query:
+            headers.append(("Retry-After", self.query["retry_after"][-1]))
+        if status == 401:
+            headers.append(("WWW-Authenticate", 'Bearer realm="courier-test"'))
+        if 300 <= status < 400 and "location" in self.query:
+            headers.append(("Location", self.query["location"][-1]))
+        if "body" in self.query:
+            ctype = self.query.get("content_type", ["text/plain; charset=utf-8"])[-1]
+            return self.send_bytes(status, self.query["body"][-1].encode(), ctype, headers)
+        try:
+            reason = HTTPStatus(status).phrase
+        except ValueError:
+            reason = ""
+        self.send_json(status, {"status": status, "reason": reason}, headers)
+
+    def h_delay(self):
+        ms = qint(self.query, "ms", 1000, 0, 60000)
+        time.sleep(ms / 1000)
+        self.send_json(200, {"delayed_ms": ms})
+
+    def wait_for_client_close(self, seconds: float) -> bool:
+        """Sleep up to `seconds`, returning early (True) when the client closes the connection."""
+        sock = self.connection
+        deadline = time.monotonic() + seconds
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            readable, _, _ = select.select([sock], [], [], min(left, 0.5))
+            if readable:
+                try:
+                    if isinstance(sock, ssl.SSLSocket):
+                        data = sock.recv(1)
+                    else:
+                        data = sock.recv(1, socket.MSG_PEEK)
+                except (OSError, ssl.SSLError):
+                    return True
+                if not data:
+                    return True
+                if not isinstance(sock, ssl.SSLSocket):
+                    # the client sent something (a pipelined request?): just keep waiting
+                    time.sleep(min(left, 0.5))
+
+    def h_stall(self):
+        """Headers (Content-Length: 1024), then `partial` body bytes, then nothing until the
+        client gives up or `max_ms` (default and cap 30000) passes; then the connection is closed."""
+        max_ms = qint(self.query, "max_ms", 30000, 0, 30000)
+        partial = qint(self.query, "partial", 0, 0, 1023)
+        self.close_connection = True
+        self.begin(200, [], 1024, "application/octet-stream")
+        if partial:
+            self.wfile.write(b"x" * partial)
+        self.wfile.flush()
+        self.wait_for_client_close(max_ms / 1000)
+
+    def h_flaky(self):
+        key = self.query.get("key", ["default"])[-1]
+        fail = qint(self.query, "fail", 2, 0)
+        status = qint(self.query, "status", 503, 200, 599)
+        with STATE.lock:
+            attempt = STATE.flaky.get(key, 0) + 1
+            STATE.flaky[key] = attempt
+        if attempt <= fail:
+            headers = []
+            if "retry_after" in self.query:
+                headers.append(("Retry-After", self.query["retry_after"][-1]))
+            return self.send_json(status, {"key": key, "attempt": attempt, "ok": False}, headers)
+        self.send_json(200, {"key": key, "attempt": attempt, "ok": True})
+
+    def h_flaky_reset(self):
+        with STATE.lock:
+            if "key" in self.query:
+                STATE.flaky.pop(self.query["key"][-1], None)
+            else:
+                STATE.flaky.clear()
+        self.send_json(200, {"reset": True})
+
+    def h_json(self):
+        n = qint(self.query, "size", 10, 0, 5_000_000)
+        self.send_bytes(200, STATE.json_doc(n))
+
+    def h_bytes(self):
+        """N bytes where byte i is i % 256; `chunked=1` uses chunked transfer-encoding."""
+        n = qint(self.query, "n", 1024, 0)
+        ctype = self.query.get("content_type", ["application/octet-stream"])[-1]
+        chunked = self.query.get("chunked", ["0"])[-1] in ("1", "true", "yes")
+        if chunked:
+            self.begin(200, [("Transfer-Encoding", "chunked")], None, ctype)
+        else:
+            self.begin(200, [], n, ctype)
+        if self.command == "HEAD":
+            return
+        sent = 0
+        while sent < n:
+            size = min(CHUNK, n - sent)
+            piece = PATTERN_1M if size == CHUNK and sent % 256 == 0 else pattern_bytes(sent, size)
+            if chunked:
+                self.wfile.write(b"%x\r\n" % size + piece + b"\r\n")
+            else:
+                self.wfile.write(piece)
+            sent += size
+        if chunked:
+            self.wfile.write(b"0\r\n\r\n")
+
+    def h_truncated(self):
+        declared = qint(self.query, "declared", 1000, 1)
+        sent = qint(self.query, "sent", 10, 0)
+        sent = min(sent, declared - 1)
+        self.close_connection = True
+        self.begin(200, [], declared, "application/json")
+        self.wfile.write((b'{"partial": "' + b"x" * sent)[:sent])
+        self.wfile.flush()
+        try:
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def h_headers(self):
+        pairs = []
+        for name, values in self.query.items():
+            for value in values:
+                if re.search(r"[\r\n]", name + value) or not re.fullmatch(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+", name):
+                    return self.fail(400, f"bad header {name!r}")
+                pairs.append((name, value))
+        body = json.dumps({"headers": [[k, v] for k, v in pairs]}).encode() + b"\n"
+        if any(k.lower() == "content-type" for k, _ in pairs):
+            self.send_bytes(200, body, None, pairs)
+        else:
+            self.send_bytes(200, body, "application/json", pairs)
+
+    def h_cookies_set(self):
+        headers = [("Set-Cookie", f"{name}={values[-1]}; Path=/") for name, values in self.query.items()]
+        self.send_json(200, {"set": {k: v[-1] for k, v in self.query.items()}}, headers)
+
+    def h_cookies_delete(self):
+        headers = [("Set-Cookie", f"{name}=; Path=/; Max-Age=0") for name in self.query]
+        self.send_json(200, {"deleted": list(self.query)}, headers)
+
+    def h_cookies(self):
+        cookies = {}
+        for header in self.headers.get_all("Cookie") or []:
+            for item in header.split(";"):
+                name, sep, value = item.strip().partition("=")
+                if sep and name:
+                    cookies[name] = value
+        self.send_json(200, {"cookies": cookies})
+
+    def redirect_headers(self, location: str):
+        return [("Location", location)]
+
+    def h_redirect(self, n):
+        """/redirect/N answers N redirects in a row, ending at /echo. `status` (default 302) and
+        `absolute=1` are kept along the chain."""
+        n = int(n)
+        status = qint(self.query, "status", 302, 300, 399)
+        if n <= 0:
+            return self.h_echo()
+        target = f"/redirect/{n - 1}" if n > 1 else "/echo"
+        _, _, query = self.raw_path.partition("?")
+        if query:
+            target += "?" + query
+        if self.query.get("absolute", ["0"])[-1] in ("1", "true"):
+            scheme = "https" if isinstance(self.connection, ssl.SSLSocket) else "http"
+            target = f"{scheme}://{self.headers.get('Host') or '127.0.0.1:%d' % self.server.server_port}{target}"
+        self.send_json(status, {"redirect_to": target, "remaining": n - 1}, self.redirect_headers(target))
+
+    def h_redirect_to(self):
+        if "url" not in self.query:
+            return self.fail(400, "url is required")
+        status = qint(self.query, "status", 302, 300, 399)
+        target = self.query["url"][-1]
+        self.send_json(status, {"redirect_to": target}, self.redirect_headers(target))
+
+    def compressed(self, coding: str):
+        payload = {
+            coding + "ped" if coding == "gzip" else coding + "d": True,
+            "method": self.command,
+            "headers": [[k, v] for k, v in self.headers.items()],
+            "text": "The quick brown fox jumps over the lazy dog. " * 20,
+        }
+        data = json.dumps(payload).encode() + b"\n"
+        force = self.query.get("force", ["0"])[-1] in ("1", "true")
+        headers = [("Vary", "Accept-Encoding")]
+        if force or accepts(self.headers.get("Accept-Encoding"), coding):
+            if coding == "gzip":
+                data = gzip.compress(data, mtime=0)
+            else:
+                data = zlib.compress(data)  # HTTP "deflate" is the zlib format (RFC 9110 8.4.1.2)
+            headers.append(("Content-Encoding", coding))
+        self.send_bytes(200, data, "application/json", headers)
+
+    def h_gzip(self):
+        self.compressed("gzip")
+
+    def h_deflate(self):
+        self.compressed("deflate")
+
+    def h_multipart(self):
+        ctype = self.headers.get("Content-Type") or ""
+        kind, params = parse_header_params(ctype)
+        if kind != "multipart/form-data" or not params.get("boundary"):
+            raise BodyError(400, "Content-Type must be multipart/form-data with a boundary")
+        parser = MultipartParser(params["boundary"].encode("latin-1"))
+        reader = self.body_reader()
+        for piece in reader:
+            parser.feed(piece)
+        parts = parser.finish()
+        self.send_json(200, {"parts": parts, "count": len(parts), "bytes": reader.total})
+
+    def h_discard(self):
+        hasher = hashlib.sha256()
+        reader = self.body_reader()
+        started = time.monotonic()
+        for piece in reader:
+            hasher.update(piece)
+        self.send_json(200, {
+            "bytes": reader.total,
+            "sha256": hasher.hexdigest(),
+            "chunked": reader.chunked,
+            "expect_100": (self.headers.get("Expect") or "").lower() == "100-continue",
+            "seconds": round(time.monotonic() - started, 3),
+        })
+
+    # ---- auth ---------------------------------------------------------
+
+    def token_ttl(self, data) -> float:
+        raw = self.query.get("ttl", [None])[-1]
+        if raw is None and isinstance(data, dict):
+            raw = data.get("ttl")
+        if raw is None:
+            return 3600
+        try:
+            ttl = float(raw)
+        except (TypeError, ValueError):
+            raise BodyError(400, "ttl must be a number of seconds") from None
+        return max(ttl, 0)
+
+    def h_login(self):
+        """{username: demo, password: secret} (JSON or form) -> tokens; `ttl` (seconds, in the
+        body or the query) sets the access token lifetime (default 3600)."""
+        data = self.json_body()
+        if not isinstance(data, dict) or not isinstance(data.get("username"), str) \
+                or not isinstance(data.get("password"), str):
+            return self.fail(400, "body must be {username, password}")
+        with STATE.lock:
+            STATE.counts["login"] += 1
+        if data["username"] != LOGIN_USER or data["password"] != LOGIN_PASSWORD:
+            return self.fail(401, "invalid credentials")
+        tokens = STATE.issue(data["username"], self.token_ttl(data))
+        tokens["user"] = {"id": 1, "name": data["username"]}
+        self.send_json(200, tokens, [("Cache-Control", "no-store")])
+
+    def h_refresh(self):
+        data = self.json_body()
+        if not isinstance(data, dict) or not isinstance(data.get("refresh_token"), str):
+            return self.fail(400, "body must be {refresh_token}")
+        with STATE.lock:
+            STATE.counts["refresh"] += 1
+            user = STATE.refresh_tokens.get(data["refresh_token"])
+        if user is None:
+            return self.fail(401, "invalid refresh token")
+        # refresh tokens stay valid (no rotation) so tests can refresh repeatedly
+        self.send_json(200, STATE.issue(user, self.token_ttl(data), data["refresh_token"]),
+                       [("Cache-Control", "no-store")])
+
+    def h_oauth_token(self):
+        """OAuth2-style token endpoint (form or JSON): grant_type=client_credentials with
+        client_id=courier&client_secret=secret (or Basic auth), grant_type=password with
+        username/password, grant_type=refresh_token with refresh_token."""
+        data = self.json_body()
+        if not isinstance(data, dict):
+            return self.fail(400, "invalid_request")
+        grant = data.get("grant_type")
+        with STATE.lock:
+            STATE.counts["login" if grant != "refresh_token" else "refresh"] += 1
+        if grant == "client_credentials":
+            cid, csecret = data.get("client_id"), data.get("client_secret")
+            basic = self.basic_credentials()
+            if basic:
+                cid, csecret = basic
+            if (cid, csecret) != (CLIENT_ID, CLIENT_SECRET):
+                return self.fail(401, "invalid_client")
+            user = cid
+        elif grant == "password":
+            if (data.get("username"), data.get("password")) != (LOGIN_USER, LOGIN_PASSWORD):
+                return self.fail(400, "invalid_grant")
+            user = data["username"]
+        elif grant == "refresh_token":
+            with STATE.lock:
+                user = STATE.refresh_tokens.get(data.get("refresh_token") or "")
+            if user is None:
+                return self.fail(400, "invalid_grant")
+            return self.send_json(200, STATE.issue(user, self.token_ttl(data), data["refresh_token"]),
+                                  [("Cache-Control", "no-store")])
+        else:
+            return self.fail(400, "unsupported_grant_type")
+        self.send_json(200, STATE.issue(user, self.token_ttl(data)), [("Cache-Control", "no-store")])
+
+    def h_auth_stats(self):
+        with STATE.lock:
+            counts = dict(STATE.counts)
+            if self.query.get("reset", ["0"])[-1] in ("1", "true"):
+                for k in STATE.counts:
+                    STATE.counts[k] = 0
+        self.send_json(200, counts)
+
+    def h_protected(self):
+        auth = self.headers.get("Authorization") or ""
+        scheme, _, token = auth.partition(" ")
+        token = token.strip()
+        expiry = None
+        if scheme.lower() == "bearer" and token:
+            with STATE.lock:
+                expiry = STATE.tokens.get(token)
+        now = time.monotonic()
+        if expiry is None or now >= expiry:
+            with STATE.lock:
+                STATE.counts["protected_401"] += 1
+            if expiry is None:
+                challenge, message = 'Bearer realm="courier-test"', "missing or unknown token"
+            else:
+                challenge = 'Bearer realm="courier-test", error="invalid_token", error_description="expired"'
+                message = "token expired"
+            return self.fail(401, message, [("WWW-Authenticate", challenge)])
+        with STATE.lock:
+            STATE.counts["protected_ok"] += 1
+        self.send_json(200, {"ok": True, "user": LOGIN_USER, "expires_in": round(expiry - now, 3)})
+
+    def basic_credentials(self):
+        auth = self.headers.get("Authorization") or ""
+        scheme, _, value = auth.partition(" ")
+        if scheme.lower() != "basic":
+            return None
+        try:
+            user, sep, password = base64.b64decode(value.strip(), validate=True).decode("utf-8").partition(":")
+        except (ValueError, UnicodeDecodeError):
+            return None
+        return (user, password) if sep else None
+
+    def h_basic(self):
+        creds = self.basic_credentials()
+        if creds != (BASIC_USER, BASIC_PASSWORD):
+            return self.fail(401, "basic auth demo:secret required",
+                             [("WWW-Authenticate", 'Basic realm="courier-test", charset="UTF-8"')])
+        self.send_json(200, {"authenticated": True, "user": creds[0]})
+
+
+# ---------------------------------------------------------------------------
+# servers
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 256
+    ssl_context: ssl.SSLContext | None = None
+    verbose = False
+
+    def finish_request(self, request, client_address):
+        if self.ssl_context is None:
+            return super().finish_request(request, client_address)
+        # The TLS handshake runs here, on the connection's own thread, never in accept().
+        request.settimeout(15)
+        try:
+            tls = self.ssl_context.wrap_socket(request, server_side=True)
+        except (ssl.SSLError, OSError) as exc:
+            if self.verbose:
+                sys.stderr.write(f"{client_address[0]}:{client_address[1]} - TLS handshake failed: {exc}\n")
+            return
+        try:
+            tls.settimeout(None)
+            self.RequestHandlerClass(tls, client_address, self)
+        finally:
+            try:
+                tls.close()
+            except OSError:
+                pass
+
+    def handle_error(self, request, client_address):
+        if self.verbose:
+            super().handle_error(request, client_address)
+
+
+def write_port_file(path: str, port: int) -> None:
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w") as f:
+        f.write(f"{port}\n")
+    os.replace(tmp, path)
+
+
+def make_ssl_context(args) -> ssl.SSLContext:
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(args.tls_cert, args.tls_key)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_3 if args.tls_min == "1.3" else ssl.TLSVersion.TLSv1_2
+    if args.tls_max:
+        ctx.maximum_version = ssl.TLSVersion.TLSv1_3 if args.tls_max == "1.3" else ssl.TLSVersion.TLSv1_2
+    if args.client_ca:
+        ctx.load_verify_locations(args.client_ca)
+        ctx.verify_mode = ssl.CERT_OPTIONAL if args.client_cert_optional else ssl.CERT_REQUIRED
+    ctx.set_alpn_protocols(["http/1.1"])
+    return ctx
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description="Courier integration-test server (127.0.0.1 only)")
+    p.add_argument("--port", type=int, default=0, help="default 0: a free port")
+    p.add_argument("--port-file", help="the chosen port is written here once listening")
+    p.add_argument("--tls-cert", help="serve HTTPS with this PEM certificate (chain)")
+    p.add_argument("--tls-key", help="PEM private key for --tls-cert")
+    p.add_argument("--client-ca", help="require client certificates signed by this CA (ssl.CERT_REQUIRED)")
+    p.add_argument("--client-cert-optional", action="store_true", help="with --client-ca: ask, do not require")
+    p.add_argument("--tls-min", choices=["1.2", "1.3"], default="1.2")
+    p.add_argument("--tls-max", choices=["1.2", "1.3"])
+    p.add_argument("--http-port", type=int, default=0, help="with TLS and --http-port-file: plain HTTP port")
+    p.add_argument("--http-port-file", help="with TLS: also serve plain HTTP, port written here")
+    p.add_argument("--verbose", action="store_true")
+    args = p.parse_args(argv)
+    if bool(args.tls_cert) != bool(args.tls_key):
+        p.error("--tls-cert and --tls-key go together")
+    if args.client_ca and not args.tls_cert:
+        p.error("--client-ca needs --tls-cert/--tls-key")
+
+    Handler.verbose = args.verbose
+    Server.verbose = args.verbose
+    servers = []
+    main_server = Server(("127.0.0.1", args.port), Handler)
+    scheme = "http"
+    if args.tls_cert:
+        main_server.ssl_context = make_ssl_context(args)
+        scheme = "https"
+    servers.append((main_server, scheme, args.port_file))
+    if args.http_port_file and args.tls_cert:
+        servers.append((Server(("127.0.0.1", args.http_port), Handler), "http", args.http_port_file))
+
+    def on_term(signum, frame):
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, on_term)
+    threads = []
+    for server, _, _ in servers[1:]:
+        t = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True)
+        t.start()
+        threads.append(t)
+    for server, sch, port_file in reversed(servers):  # the main port file last: then all are ready
+        port = server.server_address[1]
+        if port_file:
+            write_port_file(port_file, port)
+        print(f"listening on {sch}://127.0.0.1:{port}", flush=True)
+    try:
+        main_server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for server, _, _ in servers[1:]:
+            server.shutdown()
+        for server, _, _ in servers:
+            server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
