@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Courier needs to build, test and run its demo,
+# but only those that are missing. Run as root (CI and the dev machines are);
+# otherwise it says what to install and fails.
+set -euo pipefail
+
+packages=(libcurl4-openssl-dev libyaml-dev pkg-config openssl python3 ca-certificates curl)
+if [ "${1:-}" = "--bench" ]; then packages+=(nginx-light hyperfine time); fi
+
+missing=()
+for p in "${packages[@]}"; do
+  # A python3 from elsewhere (pyenv, a CI image) is as good as Debian's.
+  if [ "$p" = python3 ] && command -v python3 >/dev/null; then continue; fi
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# Debian splits venv out of python3; the tests need it for xmlschema.
+if command -v python3 >/dev/null && ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
+  missing+=(python3-venv)
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "error: missing Debian packages: ${missing[*]} (run as root, or: sudo apt-get install ${missing[*]})" >&2
+    exit 1
+  fi
+  echo "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null; then
+  if [ -x /opt/swift/usr/bin/swift ]; then
+    echo "note: swift is at /opt/swift/usr/bin; add it to PATH" >&2
+  else
+    echo "error: no Swift toolchain found (Swift 6.x is needed: https://www.swift.org/install/linux/)" >&2
+    exit 1
+  fi
+fi

@@ -1,0 +1,84 @@
+import CourierDiagnostics
+import CourierJSON
+import CourierWorkflow
+import Foundation
+
+/// Reads captures (spec section 8) from a response.
+struct CaptureEvaluator {
+    let renderer: TemplateRenderer
+
+    /// The captured value, or the failure to report; a `default` stands in for nothing.
+    func capture(_ capture: Capture, from response: ResponseView) -> Result<JSONValue, AssertionFailure> {
+        let name = capture.name.value
+        let found: JSONValue?
+        var nothingBecause: String
+        switch capture.source {
+        case .json(let query):
+            let path: JSONPath
+            do { path = try JSONPath(query.value) } catch {
+                return .failure(AssertionFailure(location: query.range, subject: "capture \(name)",
+                                                 message: "capture '\(name)': invalid JSONPath '\(query.value)': \(error.message)"))
+            }
+            switch response.json() {
+            case .success(let root):
+                let nodes = path.evaluate(root)
+                found = switch nodes.count {
+                case 0: nil
+                case 1: nodes[0].value
+                default: .array(nodes.map(\.value))
+                }
+                nothingBecause = "\(query.value) matched nothing"
+            case .failure(let error):
+                found = nil
+                nothingBecause = "the response body is not JSON (\(error.message) at line \(error.line), column \(error.column))"
+            }
+        case .header(let header):
+            found = response.header(header)
+            nothingBecause = "the response has no header '\(header)'"
+        case .cookie(let cookie):
+            found = response.cookie(cookie).map(JSONValue.string)
+            nothingBecause = "the response sets no cookie '\(cookie)'"
+        case .regex(let pattern, let subject):
+            let text: String?
+            switch subject {
+            case .body:
+                text = response.text
+                nothingBecause = "the body does not match /\(pattern.value)/"
+            case .header(let header):
+                text = response.header(header).map(TemplateRenderer.interpolation)
+                nothingBecause = "header '\(header)' does not match /\(pattern.value)/"
+            }
+            guard let regex = try? NSRegularExpression(pattern: pattern.value) else {
+                return .failure(AssertionFailure(location: pattern.range, subject: "capture \(name)",
+                                                 message: "capture '\(name)': invalid regular expression /\(pattern.value)/"))
+            }
+            found = text.flatMap { Self.firstGroup(regex, in: $0) }.map(JSONValue.string)
+        case .status:
+            found = .number(JSONNumber(response.status))
+            nothingBecause = ""
+        case .body:
+            found = .string(response.text)
+            nothingBecause = ""
+        case .duration:
+            found = .number(JSONNumber(response.durationMilliseconds))
+            nothingBecause = ""
+        }
+        if let found { return .success(found) }
+        if let fallback = capture.defaultValue {
+            do { return .success(try renderer.value(fallback)) } catch {
+                return .failure(AssertionFailure(location: error.range, subject: "capture \(name)", message: "capture '\(name)': \(error.message)"))
+            }
+        }
+        return .failure(AssertionFailure(location: capture.range, subject: "capture \(name)",
+                                         message: "capture '\(name)': \(nothingBecause); add 'default:' to make it optional",
+                                         expected: "a value", actual: "(nothing)"))
+    }
+
+    /// The first capture group, or the whole match when the pattern has none.
+    static func firstGroup(_ regex: NSRegularExpression, in text: String) -> String? {
+        guard let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
+        let group = match.numberOfRanges > 1 ? match.range(at: 1) : match.range
+        guard let range = Range(group, in: text) else { return nil }
+        return String(text[range])
+    }
+}

@@ -1,0 +1,125 @@
+import CourierDiagnostics
+import CourierJSON
+import CourierWorkflow
+
+/// Evaluates every expectation of a step and reports every failure, not just the first.
+struct ExpectationChecker {
+    let renderer: TemplateRenderer
+
+    func check(_ expect: Expectations, response: ResponseView, stepRange: SourceRange) -> [AssertionFailure] {
+        var failures: [AssertionFailure] = []
+        let matchers = MatcherEvaluator(renderer: renderer)
+
+        failures += checkStatus(expect.status, response: response, stepRange: stepRange, matchers: matchers)
+
+        for header in expect.headers {
+            let actual = response.header(header.name)
+            let subject = "header \(header.name)"
+            if case .equals(let expected) = header.matcher, let actual {
+                // Header values are text: `Content-Length: 42` in YAML means the text "42".
+                failures += textEquality(expected, actual: actual, subject: subject)
+            } else {
+                failures += matchers.check(header.matcher, actual: actual, subject: subject)
+            }
+        }
+
+        if !expect.json.isEmpty {
+            switch response.json() {
+            case .success(let root):
+                for expectation in expect.json {
+                    failures += checkJSON(expectation, root: root, matchers: matchers)
+                }
+            case .failure(let error):
+                failures.append(AssertionFailure(
+                    location: expect.json[0].path.range, subject: "json",
+                    message: "the response body is not JSON (\(error.message) at line \(error.line), column \(error.column)); json expectations cannot be checked",
+                    expected: "a JSON body", actual: Self.preview(response.text)))
+            }
+        }
+
+        if let body = expect.body {
+            failures += matchers.check(body, actual: .string(response.text), subject: "body")
+        }
+        if expect.schema != nil {
+            failures.append(AssertionFailure(location: expect.range, subject: "schema",
+                                             message: "schema: JSON Schema checks are not implemented yet"))
+        }
+        if let duration = expect.duration {
+            var durationMatchers = matchers
+            durationMatchers.durationOperands = true
+            failures += durationMatchers.check(duration, actual: .number(JSONNumber(response.durationMilliseconds)), subject: "duration (ms)")
+        }
+        for cookie in expect.cookies {
+            failures += matchers.check(cookie.matcher, actual: response.cookie(cookie.name).map(JSONValue.string), subject: "cookie \(cookie.name)")
+        }
+        return failures
+    }
+
+    // MARK: - Status
+
+    private func checkStatus(_ status: StatusExpectation?, response: ResponseView, stepRange: SourceRange, matchers: MatcherEvaluator) -> [AssertionFailure] {
+        let actual = response.status
+        guard let status else {
+            // Without expect.status an error status fails the step: a smoke test
+            // that "passes" on a 500 helps nobody.
+            guard actual >= 400 else { return [] }
+            return [AssertionFailure(location: stepRange, subject: "status",
+                                     message: "status \(actual) is an error; add 'expect: { status: \(actual) }' to the step if that is what you want",
+                                     expected: "a status below 400 (no expect.status given)", actual: String(actual))]
+        }
+        switch status.kind {
+        case .oneOf(let patterns):
+            if patterns.contains(where: { $0.matches(actual) }) { return [] }
+            let names = patterns.map { pattern in
+                switch pattern {
+                case .code(let code): String(code)
+                case .statusClass(let c): "\(c)xx"
+                }
+            }
+            let expected = names.count == 1 ? names[0] : "one of " + names.joined(separator: ", ")
+            return [AssertionFailure(location: status.range, subject: "status",
+                                     message: "status: expected \(expected), got \(actual)",
+                                     expected: expected, actual: String(actual))]
+        case .matcher(let matcher):
+            return matchers.check(matcher, actual: .number(JSONNumber(actual)), subject: "status")
+        }
+    }
+
+    // MARK: - JSON
+
+    private func checkJSON(_ expectation: JSONExpectation, root: JSONValue, matchers: MatcherEvaluator) -> [AssertionFailure] {
+        let subject = "json \(expectation.path.value)"
+        let path: JSONPath
+        do {
+            path = try JSONPath(expectation.path.value)
+        } catch {
+            return [AssertionFailure(location: expectation.path.range, subject: subject,
+                                     message: "invalid JSONPath '\(expectation.path.value)': \(error.message)")]
+        }
+        let nodes = path.evaluate(root)
+        // One node compares its value, several the list of values, none is "missing".
+        let actual: JSONValue? = switch nodes.count {
+        case 0: nil
+        case 1: nodes[0].value
+        default: .array(nodes.map(\.value))
+        }
+        return matchers.check(expectation.matcher, actual: actual, subject: subject)
+    }
+
+    private func textEquality(_ expected: TemplateValue, actual: JSONValue, subject: String) -> [AssertionFailure] {
+        let expectedText: String
+        do { expectedText = TemplateRenderer.interpolation(try renderer.value(expected)) } catch {
+            return [AssertionFailure(location: error.range, subject: subject, message: "\(subject): \(error.message)")]
+        }
+        let actualText = TemplateRenderer.interpolation(actual)
+        if case .array(let values) = actual, values.contains(.string(expectedText)) { return [] }
+        if actualText == expectedText { return [] }
+        return [AssertionFailure(location: expected.range, subject: subject,
+                                 message: "\(subject): expected \"\(expectedText)\", got \"\(actualText)\"",
+                                 expected: expectedText, actual: actualText)]
+    }
+
+    static func preview(_ text: String) -> String {
+        text.count > 200 ? String(text.prefix(200)) + "…" : text
+    }
+}

@@ -1,0 +1,259 @@
+import CourierDiagnostics
+import CourierJSON
+import CourierWorkflow
+import Foundation
+
+/// Checks a value against a plain value or a map of predicates (spec section 7).
+///
+/// `actual == nil` means "nothing there" (a JSONPath that matched no node, a
+/// missing header): only `exists: false` passes then.
+struct MatcherEvaluator {
+    let renderer: TemplateRenderer
+    /// For `expect.duration`: operands like `500ms` are durations in milliseconds.
+    var durationOperands = false
+
+    func check(_ matcher: Matcher, actual: JSONValue?, subject: String) -> [AssertionFailure] {
+        switch matcher {
+        case .equals(let expectedValue):
+            let expected: JSONValue
+            do { expected = try operand(expectedValue) } catch { return [templateFailure(error, subject: subject)] }
+            guard let actual else {
+                return [AssertionFailure(location: expectedValue.range, subject: subject,
+                                         message: "\(subject): expected \(Self.short(expected)), but there is no value",
+                                         expected: Self.pretty(expected), actual: "(nothing)")]
+            }
+            if Self.equal(actual, expected) { return [] }
+            return [AssertionFailure(location: expectedValue.range, subject: subject,
+                                     message: "\(subject): expected \(Self.short(expected)), got \(Self.short(actual))",
+                                     expected: Self.pretty(expected), actual: Self.pretty(actual))]
+        case .predicates(let predicates, let range):
+            let needsValue = predicates.contains { predicate in
+                switch predicate.kind {
+                case .exists, .not: false
+                default: true
+                }
+            }
+            if actual == nil && needsValue && !predicates.contains(where: { if case .exists(false) = $0.kind { true } else { false } }) {
+                // One message for the missing value, not one per predicate.
+                let others = predicates.filter { if case .exists = $0.kind { false } else { true } }
+                if !others.isEmpty {
+                    return [AssertionFailure(location: range, subject: subject,
+                                             message: "\(subject): there is no value to check",
+                                             expected: "a value", actual: "(nothing)")]
+                }
+            }
+            return predicates.flatMap { check($0, actual: actual, subject: subject) }
+        }
+    }
+
+    // MARK: - One predicate
+
+    private func check(_ predicate: CourierWorkflow.Predicate, actual: JSONValue?, subject: String) -> [AssertionFailure] {
+        let range = predicate.range
+        func fail(_ message: String, expected: String? = nil) -> [AssertionFailure] {
+            [AssertionFailure(location: range, subject: subject, message: "\(subject): \(message)",
+                              expected: expected, actual: actual.map(Self.pretty) ?? "(nothing)")]
+        }
+        func typeMismatch(_ name: String, needs: String) -> [AssertionFailure] {
+            fail("'\(name)' needs \(needs), but the value is \(actual.map(ExpressionEvaluator.describe) ?? "missing")")
+        }
+
+        if case .exists(let shouldExist) = predicate.kind {
+            return (actual != nil) == shouldExist ? [] : fail(shouldExist ? "expected a value, found none" : "expected no value, found \(actual.map(Self.short) ?? "")", expected: shouldExist ? "exists" : "does not exist")
+        }
+        if case .not(let inner) = predicate.kind {
+            return check(inner, actual: actual, subject: subject).isEmpty
+                ? fail("expected the 'not' condition to fail, but it held", expected: "not (…)") : []
+        }
+        guard let actual else { return [] }  // reported once by the caller
+
+        do {
+            switch predicate.kind {
+            case .eq(let value):
+                let expected = try operand(value)
+                return Self.equal(actual, expected) ? [] : fail("expected \(Self.short(expected)), got \(Self.short(actual))", expected: Self.pretty(expected))
+            case .ne(let value):
+                let expected = try operand(value)
+                return Self.equal(actual, expected) ? fail("expected anything but \(Self.short(expected))", expected: "≠ \(Self.pretty(expected))") : []
+            case .gt(let v), .gte(let v), .lt(let v), .lte(let v):
+                let expected = try operand(v)
+                let (name, symbol, holds): (String, String, (Int) -> Bool) = switch predicate.kind {
+                case .gt: ("gt", ">", { $0 > 0 })
+                case .gte: ("gte", ">=", { $0 >= 0 })
+                case .lt: ("lt", "<", { $0 < 0 })
+                default: ("lte", "<=", { $0 <= 0 })
+                }
+                guard let order = ExpressionEvaluator.compare(actual, expected) else {
+                    if case .number = expected {
+                        return typeMismatch(name, needs: "a number")
+                    }
+                    return typeMismatch(name, needs: "two numbers or two strings")
+                }
+                return holds(order) ? [] : fail("expected \(symbol) \(Self.short(expected)), got \(Self.short(actual))", expected: "\(symbol) \(Self.pretty(expected))")
+            case .in(let v), .notIn(let v):
+                let expected = try operand(v)
+                guard case .array(let options) = expected else {
+                    return fail("'\(predicate.kind.name)' needs a list to look in, found \(ExpressionEvaluator.describe(expected))")
+                }
+                let found = options.contains { Self.equal($0, actual) }
+                let wanted = { if case .in = predicate.kind { true } else { false } }()
+                return found == wanted ? [] : fail(wanted ? "expected one of \(Self.short(expected)), got \(Self.short(actual))" : "expected none of \(Self.short(expected)), got \(Self.short(actual))", expected: (wanted ? "one of " : "none of ") + Self.pretty(expected))
+            case .contains(let v), .notContains(let v):
+                let expected = try operand(v)
+                let wanted = { if case .contains = predicate.kind { true } else { false } }()
+                let found: Bool
+                switch (actual, expected) {
+                case (.string(let s), .string(let part)): found = s.contains(part)
+                case (.array(let items), _): found = items.contains { Self.equal($0, expected) }
+                case (.object(let object), .string(let key)): found = object[key] != nil
+                default: return typeMismatch(predicate.kind.name, needs: "a string, an array or an object")
+                }
+                return found == wanted ? [] : fail(wanted ? "expected to contain \(Self.short(expected))" : "expected not to contain \(Self.short(expected))", expected: (wanted ? "contains " : "does not contain ") + Self.pretty(expected))
+            case .startsWith(let v), .endsWith(let v):
+                let expected = try operand(v)
+                guard case .string(let s) = actual else { return typeMismatch(predicate.kind.name, needs: "a string") }
+                let part = TemplateRenderer.interpolation(expected)
+                let starts = { if case .startsWith = predicate.kind { true } else { false } }()
+                let holds = starts ? s.hasPrefix(part) : s.hasSuffix(part)
+                return holds ? [] : fail("expected to \(starts ? "start" : "end") with \(Self.short(.string(part)))", expected: (starts ? "starts with " : "ends with ") + Self.short(.string(part)))
+            case .matches(let v), .notMatches(let v):
+                let pattern = TemplateRenderer.interpolation(try operand(v))
+                guard case .string(let s) = actual else { return typeMismatch(predicate.kind.name, needs: "a string") }
+                guard let regex = try? NSRegularExpression(pattern: pattern) else {
+                    return fail("invalid regular expression /\(pattern)/")
+                }
+                let found = regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+                let wanted = { if case .matches = predicate.kind { true } else { false } }()
+                return found == wanted ? [] : fail(wanted ? "expected to match /\(pattern)/" : "expected not to match /\(pattern)/", expected: (wanted ? "matches /" : "does not match /") + pattern + "/")
+            case .type(let type):
+                return Self.has(type, actual) ? [] : fail("expected \(Self.article(type.rawValue)), got \(ExpressionEvaluator.describe(actual))", expected: type.rawValue)
+            case .length(let inner):
+                let count: Int
+                switch actual {
+                case .string(let s): count = s.count
+                case .array(let a): count = a.count
+                case .object(let o): count = o.count
+                default: return typeMismatch("length", needs: "a string, an array or an object")
+                }
+                return check(inner, actual: .number(JSONNumber(count)), subject: "length of \(subject)")
+            case .empty(let shouldBeEmpty):
+                let isEmpty: Bool
+                switch actual {
+                case .string(let s): isEmpty = s.isEmpty
+                case .array(let a): isEmpty = a.isEmpty
+                case .object(let o): isEmpty = o.isEmpty
+                case .null: isEmpty = true
+                default: return typeMismatch("empty", needs: "a string, an array or an object")
+                }
+                return isEmpty == shouldBeEmpty ? [] : fail(shouldBeEmpty ? "expected to be empty" : "expected not to be empty", expected: shouldBeEmpty ? "empty" : "not empty")
+            case .each(let inner):
+                guard case .array(let items) = actual else { return typeMismatch("each", needs: "an array") }
+                return items.enumerated().flatMap { index, item in check(inner, actual: item, subject: "\(subject)[\(index)]") }
+            case .uuid(let shouldBe):
+                guard case .string(let s) = actual else { return shouldBe ? typeMismatch("uuid", needs: "a string") : [] }
+                return Self.isUUID(s) == shouldBe ? [] : fail(shouldBe ? "expected a UUID, got \(Self.short(actual))" : "expected no UUID", expected: shouldBe ? "a UUID" : "not a UUID")
+            case .isoDate(let shouldBe):
+                guard case .string(let s) = actual else { return shouldBe ? typeMismatch("iso_date", needs: "a string") : [] }
+                return Self.isISODate(s) == shouldBe ? [] : fail(shouldBe ? "expected an ISO 8601 date, got \(Self.short(actual))" : "expected no ISO 8601 date", expected: shouldBe ? "an ISO 8601 date" : "not an ISO 8601 date")
+            case .schema:
+                return fail("JSON Schema checks are not implemented yet")
+            case .exists, .not:
+                return []
+            }
+        } catch {
+            return [templateFailure(error, subject: subject)]
+        }
+    }
+
+    // MARK: - Operands and values
+
+    /// An expected value, resolved; `500ms` becomes 500 where durations are compared.
+    private func operand(_ value: TemplateValue) throws(EvaluationError) -> JSONValue {
+        let resolved = try renderer.value(value)
+        if durationOperands, case .string(let text) = resolved, let duration = Duration.parse(text) {
+            return .number(JSONNumber(Int(duration.wholeMilliseconds)))
+        }
+        return resolved
+    }
+
+    private func templateFailure(_ error: EvaluationError, subject: String) -> AssertionFailure {
+        AssertionFailure(location: error.range, subject: subject, message: "\(subject): \(error.message)")
+    }
+
+    /// JSON equality (`1 == 1.0`, key order ignored).
+    static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool { a == b }
+
+    static func has(_ type: JSONType, _ value: JSONValue) -> Bool {
+        switch (type, value) {
+        case (.string, .string), (.boolean, .bool), (.array, .array), (.object, .object), (.null, .null), (.number, .number): true
+        case (.integer, .number(let n)): n.isInteger
+        default: false
+        }
+    }
+
+    static func isUUID(_ s: String) -> Bool {
+        let groups = s.split(separator: "-", omittingEmptySubsequences: false)
+        return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+    }
+
+    /// A full date (`2026-11-30`) or an RFC 3339 date-time.
+    static func isISODate(_ s: String) -> Bool {
+        let full = ISO8601DateFormatter()
+        full.formatOptions = [.withFullDate]
+        if s.count == 10, full.date(from: s) != nil { return true }
+        let dateTime = ISO8601DateFormatter()
+        dateTime.formatOptions = [.withInternetDateTime]
+        if dateTime.date(from: s) != nil { return true }
+        dateTime.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return dateTime.date(from: s) != nil
+    }
+
+    static func article(_ word: String) -> String {
+        ["a", "e", "i", "o", "u"].contains(word.prefix(1)) ? "an \(word)" : "a \(word)"
+    }
+
+    /// One line, cut to a readable length, for messages.
+    static func short(_ value: JSONValue) -> String {
+        let text = value.serialized()
+        return text.count > 80 ? String(text.prefix(77)) + "…" : text
+    }
+
+    /// Pretty JSON for the expected/actual block.
+    static func pretty(_ value: JSONValue) -> String {
+        switch value {
+        case .array, .object: value.serialized(pretty: true)
+        default: value.serialized()
+        }
+    }
+}
+
+extension PredicateKind {
+    /// The key as written in YAML.
+    var name: String {
+        switch self {
+        case .eq: "eq"
+        case .ne: "ne"
+        case .gt: "gt"
+        case .gte: "gte"
+        case .lt: "lt"
+        case .lte: "lte"
+        case .in: "in"
+        case .notIn: "not_in"
+        case .contains: "contains"
+        case .notContains: "not_contains"
+        case .startsWith: "starts_with"
+        case .endsWith: "ends_with"
+        case .matches: "matches"
+        case .notMatches: "not_matches"
+        case .exists: "exists"
+        case .type: "type"
+        case .length: "length"
+        case .empty: "empty"
+        case .each: "each"
+        case .schema: "schema"
+        case .uuid: "uuid"
+        case .isoDate: "iso_date"
+        case .not: "not"
+        }
+    }
+}

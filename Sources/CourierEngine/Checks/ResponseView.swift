@@ -1,0 +1,77 @@
+import CourierHTTP
+import CourierJSON
+
+/// A response as expectations and captures read it; the body is parsed as
+/// JSON at most once, and only when something asks.
+final class ResponseView {
+    let response: HTTPResponse
+    let durationMilliseconds: Int
+    private var parsedJSON: Result<JSONValue, JSONParseError>?
+
+    init(_ response: HTTPResponse) {
+        self.response = response
+        self.durationMilliseconds = response.timings.total / 1000
+    }
+
+    var status: Int { response.status }
+    var text: String { response.text }
+
+    func json() -> Result<JSONValue, JSONParseError> {
+        if let parsedJSON { return parsedJSON }
+        let result: Result<JSONValue, JSONParseError>
+        do {
+            result = .success(try JSONValue.parse(response.body))
+        } catch {
+            result = .failure(error)
+        }
+        parsedJSON = result
+        return result
+    }
+
+    /// A header's value; a header sent several times gives the list of its values.
+    func header(_ name: String) -> JSONValue? {
+        let values = response.headers.values(for: name)
+        switch values.count {
+        case 0: return nil
+        case 1: return .string(values[0])
+        default: return .array(values.map(JSONValue.string))
+        }
+    }
+
+    /// Cookies the server set on this response or on a redirect that led to it,
+    /// later ones winning.
+    func cookie(_ name: String) -> String? {
+        var found: String?
+        let headerSets = response.redirects.map(\.headers) + [response.headers]
+        for headers in headerSets {
+            for line in headers.values(for: "Set-Cookie") {
+                let pair = line.split(separator: ";", maxSplits: 1).first ?? ""
+                guard let equals = pair.firstIndex(of: "=") else { continue }
+                if pair[..<equals].trimmingCharacters(in: .whitespaces) == name {
+                    found = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+                }
+            }
+        }
+        return found
+    }
+
+    /// The `steps.<id>` value later templates can read.
+    func stepValue() -> JSONValue {
+        // Names as sent and in lower case, so `headers.Location` and
+        // `headers['location']` both work.
+        var headers: [(key: String, value: JSONValue)] = []
+        for field in response.headers {
+            for key in [field.name, field.name.lowercased()] where !headers.contains(where: { $0.key == key }) {
+                headers.append((key, header(field.name) ?? .null))
+            }
+        }
+        var members: [(key: String, value: JSONValue)] = [
+            ("status", .number(JSONNumber(status))),
+            ("headers", .object(JSONObject(headers))),
+            ("body", .string(text)),
+            ("duration_ms", .number(JSONNumber(durationMilliseconds))),
+        ]
+        if case .success(let json) = json() { members.append(("json", json)) }
+        return .object(JSONObject(members))
+    }
+}

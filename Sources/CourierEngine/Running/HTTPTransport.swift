@@ -1,0 +1,12 @@
+import CourierHTTP
+
+/// How the engine reaches HTTP: libcurl in production, a fake in unit tests.
+package protocol HTTPTransport: Sendable {
+    func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse
+}
+
+extension HTTPClient: HTTPTransport {
+    package func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        try await execute(request)
+    }
+}

@@ -1,0 +1,191 @@
+import CourierDiagnostics
+import CourierHTTP
+import CourierJSON
+import CourierWorkflow
+import Foundation
+
+/// Resolves a step's request — templates, defaults, auth, body — into the
+/// exact `HTTPRequest` to send.
+struct RequestBuilder {
+    let renderer: TemplateRenderer
+    let settings: RunSettings
+    /// Relative paths (files, certificates) resolve against this directory.
+    let directory: String
+    let cookieJar: CookieJar?
+
+    func build(_ request: Request, defaults: RequestOptions) throws(EvaluationError) -> HTTPRequest {
+        let options = request.options.merged(over: defaults)
+
+        var url = try renderer.string(request.url)
+        if !Self.hasScheme(url) {
+            guard let base = try options.baseURL.map({ (t: Template) throws(EvaluationError) in try renderer.string(t) }), !base.isEmpty else {
+                throw EvaluationError(.invalid, "'\(url)' is not an absolute URL and no base_url is set; write http://host/… or set defaults.base_url", at: request.url.range)
+            }
+            url = Self.join(base, url)
+        }
+        url = try appendQuery(request.query, to: url)
+
+        var headers = HTTPHeaders()
+        for entry in options.headers {
+            guard let value = entry.value else { continue }
+            headers.set(name: entry.name, value: try renderer.string(value))
+        }
+        try applyAuth(request.auth, to: &headers)
+
+        let body = try self.body(request.body, headers: &headers)
+        let method = try renderer.string(request.method).uppercased()
+        return HTTPRequest(method: method.isEmpty ? "GET" : method, url: url, headers: headers, body: body,
+                           options: try transportOptions(options))
+    }
+
+    // MARK: - URL
+
+    static func hasScheme(_ url: String) -> Bool {
+        guard let colon = url.range(of: "://") else { return false }
+        let scheme = url[..<colon.lowerBound]
+        return !scheme.isEmpty && scheme.allSatisfy { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }
+    }
+
+    /// `http://h/api` + `/users` → `http://h/api/users`: a base URL's path is kept, one slash between.
+    static func join(_ base: String, _ path: String) -> String {
+        if path.isEmpty { return base }
+        let left = base.hasSuffix("/") ? String(base.dropLast()) : base
+        let right = path.hasPrefix("/") || path.hasPrefix("?") ? path : "/" + path
+        return left + right
+    }
+
+    private func appendQuery(_ query: [(name: String, values: [TemplateValue])], to url: String) throws(EvaluationError) -> String {
+        guard !query.isEmpty else { return url }
+        var pairs: [String] = []
+        for (name, values) in query {
+            for value in values {
+                let resolved = try renderer.value(value)
+                // A list value repeats the parameter: `tag: [a, b]` → `tag=a&tag=b`.
+                let items: [JSONValue] = if case .array(let list) = resolved { list } else { [resolved] }
+                for item in items {
+                    pairs.append(Filters.percentEncode(name) + "=" + Filters.percentEncode(TemplateRenderer.interpolation(item)))
+                }
+            }
+        }
+        let (beforeFragment, fragment) = Self.splitFragment(url)
+        let separator = beforeFragment.contains("?") ? (beforeFragment.hasSuffix("?") || beforeFragment.hasSuffix("&") ? "" : "&") : "?"
+        return beforeFragment + separator + pairs.joined(separator: "&") + fragment
+    }
+
+    private static func splitFragment(_ url: String) -> (String, String) {
+        guard let hash = url.firstIndex(of: "#") else { return (url, "") }
+        return (String(url[..<hash]), String(url[hash...]))
+    }
+
+    // MARK: - Auth
+
+    private func applyAuth(_ auth: RequestAuth?, to headers: inout HTTPHeaders) throws(EvaluationError) {
+        switch auth {
+        case nil, .none?:
+            break
+        case .bearer(let token)?:
+            headers.set(name: "Authorization", value: "Bearer " + (try renderer.string(token)))
+        case .basic(let username, let password)?:
+            let credentials = (try renderer.string(username)) + ":" + (try renderer.string(password))
+            headers.set(name: "Authorization", value: "Basic " + Data(credentials.utf8).base64EncodedString())
+        case .header(let name, let value)?:
+            headers.set(name: try renderer.string(name), value: try renderer.string(value))
+        }
+    }
+
+    // MARK: - Body
+
+    private func body(_ body: Body?, headers: inout HTTPHeaders) throws(EvaluationError) -> HTTPRequestBody {
+        func defaultContentType(_ type: String) {
+            if !headers.contains("Content-Type") { headers.set(name: "Content-Type", value: type) }
+        }
+        switch body {
+        case nil:
+            return .none
+        case .json(let value)?:
+            defaultContentType("application/json")
+            return .bytes(try renderer.value(value).serializedBytes())
+        case .form(let fields)?:
+            defaultContentType("application/x-www-form-urlencoded")
+            var pairs: [String] = []
+            for field in fields {
+                pairs.append(Filters.percentEncode(field.name) + "=" + Filters.percentEncode(try renderer.string(field.value)))
+            }
+            return .bytes(Array(pairs.joined(separator: "&").utf8))
+        case .multipart(let parts)?:
+            var result: [CourierHTTP.MultipartPart] = []
+            for part in parts {
+                let content: CourierHTTP.MultipartPart.Content
+                switch part.content {
+                case .value(let value): content = .value(try renderer.string(value))
+                case .file(let path): content = .file(path: try resolvePath(path))
+                }
+                result.append(CourierHTTP.MultipartPart(
+                    name: try renderer.string(part.name), content: content,
+                    filename: try part.filename.map { (t: Template) throws(EvaluationError) in try renderer.string(t) },
+                    contentType: try part.contentType.map { (t: Template) throws(EvaluationError) in try renderer.string(t) }))
+            }
+            return .multipart(result)
+        case .text(let text, let contentType)?:
+            if let contentType { defaultContentType(try renderer.string(contentType)) }
+            return .bytes(Array(try renderer.string(text).utf8))
+        case .file(let path, let contentType)?:
+            if let contentType { defaultContentType(try renderer.string(contentType)) }
+            let resolved = try resolvePath(path)
+            guard FileManager.default.isReadableFile(atPath: resolved) else {
+                throw EvaluationError(.invalid, "cannot read body_file '\(resolved)'", at: path.range)
+            }
+            return .file(path: resolved)
+        }
+    }
+
+    private func resolvePath(_ template: Template) throws(EvaluationError) -> String {
+        Self.resolve(try renderer.string(template), against: directory)
+    }
+
+    static func resolve(_ path: String, against directory: String) -> String {
+        if path.hasPrefix("/") || directory.isEmpty { return path }
+        return directory.hasSuffix("/") ? directory + path : directory + "/" + path
+    }
+
+    // MARK: - Transport options
+
+    private func transportOptions(_ options: RequestOptions) throws(EvaluationError) -> HTTPRequestOptions {
+        var result = HTTPRequestOptions()
+        if let timeout = settings.timeoutMilliseconds { result.timeoutMilliseconds = timeout }
+        if let timeout = options.timeout { result.timeoutMilliseconds = Int(timeout.wholeMilliseconds) }
+        if let timeout = options.connectTimeout { result.connectTimeoutMilliseconds = Int(timeout.wholeMilliseconds) }
+        if let follow = options.followRedirects { result.followRedirects = follow }
+        if let max = options.maxRedirects { result.maxRedirects = max }
+        switch options.httpVersion {
+        case nil: result.httpVersion = .automatic
+        case .http1_1?: result.httpVersion = .http1_1
+        case .http2?: result.httpVersion = .http2
+        }
+        if let compressed = options.compressed { result.compressed = compressed }
+        result.cookieJar = options.cookies == false ? nil : cookieJar
+        result.proxy = settings.proxy
+        if let proxy = options.proxy { result.proxy = try renderer.string(proxy) }
+        result.maxResponseBytes = settings.maxResponseBytes
+
+        var tls = CourierHTTP.TLSOptions()
+        tls.caPath = settings.caPath
+        tls.certificatePath = settings.certificatePath
+        tls.keyPath = settings.keyPath
+        tls.insecure = settings.insecure
+        if let given = options.tls {
+            func path(_ t: Template?) throws(EvaluationError) -> String? {
+                guard let t else { return nil }
+                return try resolvePath(t)
+            }
+            if let ca = try path(given.ca) { tls.caPath = ca }
+            if let cert = try path(given.cert) { tls.certificatePath = cert }
+            if let key = try path(given.key) { tls.keyPath = key }
+            if let password = given.password { tls.password = try renderer.string(password) }
+            if let insecure = given.insecure { tls.insecure = insecure || settings.insecure }
+            if let pin = given.pinnedKey { tls.pinnedPublicKey = try renderer.string(pin) }
+        }
+        result.tls = tls
+        return result
+    }
+}

@@ -1,0 +1,35 @@
+import CourierJSON
+
+/// What the command line adds to every workflow of a run.
+///
+/// Variables: `--var` beats `--vars-file`, which beats `vars:` in the file.
+/// Request options given here are defaults *under* a workflow's `defaults:`.
+package struct RunSettings: Sendable {
+    /// `--var NAME=VALUE`, in order (a later one wins).
+    package var commandLineVariables: [(name: String, value: JSONValue)] = []
+    /// `--vars-file` values.
+    package var fileVariables: [(name: String, value: JSONValue)] = []
+    /// The process environment with `--env-file` values over it.
+    package var environment: [String: String] = [:]
+    /// `--timeout`, in milliseconds.
+    package var timeoutMilliseconds: Int?
+    /// `--retry N`: the default number of attempts.
+    package var retryAttempts: Int?
+    package var insecure = false
+    package var caPath: String?
+    package var certificatePath: String?
+    package var keyPath: String?
+    package var proxy: String?
+    /// `--fail-fast`: stop after the first failed workflow.
+    package var failFast = false
+    /// Response bodies above this size fail the step. Default 256 MB.
+    package var maxResponseBytes = 256 * 1024 * 1024
+
+    package init() {}
+
+    /// The value of `--var`/`--vars-file` for `name`, with `--var` first.
+    func override(for name: String) -> JSONValue? {
+        if let value = commandLineVariables.last(where: { $0.name == name })?.value { return value }
+        return fileVariables.last(where: { $0.name == name })?.value
+    }
+}

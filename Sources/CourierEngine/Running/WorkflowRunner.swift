@@ -1,0 +1,255 @@
+import CourierDiagnostics
+import CourierHTTP
+import CourierJSON
+import CourierWorkflow
+import Foundation
+
+/// Runs one workflow: variables, setup, steps, teardown.
+///
+/// Lives inside one task; its mutable state never crosses threads.
+final class WorkflowRunner {
+    private let workflow: Workflow
+    private let engine: Engine
+    private let clock: RunClock
+    private var scope: Scope
+    private var secrets: [String] = []
+    private var results: [StepResult] = []
+    /// One jar per workflow run, so runs never see each other's sessions.
+    private let cookieJar = CookieJar()
+
+    init(workflow: Workflow, engine: Engine, clock: RunClock) {
+        self.workflow = workflow
+        self.engine = engine
+        self.clock = clock
+        self.scope = Scope(environment: engine.settings.environment)
+    }
+
+    func run() async -> WorkflowResult {
+        let start = clock.elapsedMicroseconds()
+        engine.onEvent(.workflowStarted(file: workflow.file, name: workflow.name))
+
+        var reason: String? = nil
+        if let error = defineVariables() {
+            record(StepResult(name: "variables", phase: .setup, location: error.range,
+                              outcome: .errored(StepError(type: "template", message: error.message, location: error.range))))
+            reason = "the workflow's variables could not be evaluated"
+        }
+        await runPhase(workflow.setup, phase: .setup, skipReason: &reason)
+        await runPhase(workflow.steps, phase: .steps, skipReason: &reason)
+
+        // Teardown always runs, also after an interruption (its requests are
+        // shielded from the run's cancellation, see `send`).
+        for step in workflow.teardown {
+            _ = await runStep(step, phase: .teardown)
+        }
+
+        let result = WorkflowResult(
+            file: workflow.file, name: workflow.name, description: workflow.description,
+            tags: workflow.tags.map(\.value), steps: results,
+            durationMicroseconds: clock.elapsedMicroseconds(since: start), secrets: secrets)
+        engine.onEvent(.workflowFinished(result))
+        return result
+    }
+
+    /// Runs steps in order; once `skipReason` is set the rest are reported skipped.
+    private func runPhase(_ steps: [Step], phase: StepPhase, skipReason: inout String?) async {
+        for step in steps {
+            if skipReason == nil && Task.isCancelled { skipReason = "interrupted" }
+            if let reason = skipReason {
+                skip(step, phase: phase, reason: reason)
+                continue
+            }
+            let failed = await runStep(step, phase: phase)
+            let goOn = phase == .steps && (step.continueOnFailure ?? workflow.continueOnFailure)
+            if failed && !goOn {
+                skipReason = phase == .setup ? "setup failed" : "an earlier step failed"
+            }
+        }
+    }
+
+    // MARK: - Variables
+
+    /// `vars` then `secrets`, top to bottom, each able to use the ones before;
+    /// `--var` and `--vars-file` values win over what the file says.
+    private func defineVariables() -> EvaluationError? {
+        for (name, value) in engine.settings.fileVariables { scope[name] = value }
+        for (name, value) in engine.settings.commandLineVariables { scope[name] = value }
+        for (definitions, areSecret) in [(workflow.vars, false), (workflow.secrets, true)] {
+            for definition in definitions {
+                let value: JSONValue
+                if let override = engine.settings.override(for: definition.name) {
+                    value = override
+                } else {
+                    do { value = try renderer.value(definition.value) } catch { return error }
+                }
+                scope[definition.name] = value
+                if areSecret { addSecret(value) }
+            }
+        }
+        return nil
+    }
+
+    private func addSecret(_ value: JSONValue) {
+        switch value {
+        case .string(let s): secrets.append(s)
+        case .number(let n): secrets.append(n.text)
+        case .null, .bool: break
+        case .array, .object: secrets.append(value.serialized())
+        }
+    }
+
+    private var renderer: TemplateRenderer { TemplateRenderer(scope: scope, functions: engine.functions) }
+
+    // MARK: - Steps
+
+    /// Runs a step (every item of a `for_each`); returns whether it failed.
+    private func runStep(_ step: Step, phase: StepPhase) async -> Bool {
+        if let condition = step.condition {
+            do {
+                guard try renderer.condition(condition) else {
+                    skip(step, phase: phase, reason: "condition is false")
+                    return false
+                }
+            } catch {
+                record(errored(step, phase: phase, error))
+                return true
+            }
+        }
+
+        guard let forEach = step.forEach else {
+            return await runOnce(step, phase: phase, iteration: nil)
+        }
+        var items: [JSONValue] = []
+        do throws(EvaluationError) {
+            switch forEach {
+            case .list(let values):
+                for value in values { items.append(try renderer.value(value)) }
+            case .expression(let expression):
+                let value = try renderer.evaluate(expression)
+                guard case .array(let list) = value else {
+                    throw EvaluationError(.type, "for_each needs a list, found \(ExpressionEvaluator.describe(value))", at: expression.range)
+                }
+                items = list
+            }
+        } catch {
+            record(errored(step, phase: phase, error))
+            return true
+        }
+        var failed = false
+        let saved = (scope["item"], scope["index"])
+        for (index, item) in items.enumerated() {
+            if Task.isCancelled && phase != .teardown { break }
+            scope["item"] = item
+            scope["index"] = .number(JSONNumber(index))
+            if await runOnce(step, phase: phase, iteration: index + 1) { failed = true }
+        }
+        scope["item"] = saved.0
+        scope["index"] = saved.1
+        return failed
+    }
+
+    private func runOnce(_ step: Step, phase: StepPhase, iteration: Int?) async -> Bool {
+        let start = clock.elapsedMicroseconds()
+        if let delay = step.delay {
+            try? await Task.sleep(for: delay)
+        }
+        switch step.action {
+        case .include(let include):
+            record(StepResult(name: name(of: step), phase: phase, location: step.range, iteration: iteration,
+                              outcome: .errored(StepError(type: "unsupported", message: "'include' is not supported by this version of courier yet", location: include.range)),
+                              durationMicroseconds: clock.elapsedMicroseconds(since: start)))
+            return true
+        case .request(let request):
+            let result = await perform(request, step: step, phase: phase, iteration: iteration, start: start)
+            record(result)
+            return result.outcome.isProblem
+        }
+    }
+
+    private func perform(_ request: Request, step: Step, phase: StepPhase, iteration: Int?, start: Int) async -> StepResult {
+        let stepName = name(of: step)
+        var result = StepResult(name: stepName, phase: phase, location: step.range, iteration: iteration, outcome: .passed)
+
+        let builder = RequestBuilder(renderer: renderer, settings: engine.settings, directory: workflow.directory, cookieJar: cookieJar)
+        let httpRequest: HTTPRequest
+        do {
+            httpRequest = try builder.build(request, defaults: workflow.defaults)
+        } catch {
+            result.outcome = .errored(StepError(type: "template", message: error.message, location: error.range))
+            result.durationMicroseconds = clock.elapsedMicroseconds(since: start)
+            return result
+        }
+
+        let attemptStart = clock.elapsedMicroseconds()
+        var attempt = Attempt(request: httpRequest, startMicroseconds: attemptStart)
+        let response: HTTPResponse
+        do {
+            response = try await send(httpRequest, phase: phase)
+            attempt.response = response
+        } catch {
+            attempt.error = error
+            result.attempts = [attempt]
+            result.outcome = .errored(StepError(type: error.kind.description, message: error.message, hint: error.hint, location: request.range))
+            result.durationMicroseconds = clock.elapsedMicroseconds(since: start)
+            return result
+        }
+
+        let view = ResponseView(response)
+        var failures = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
+
+        // Captures: the step's own later captures may use earlier ones.
+        let captures = CaptureEvaluator(renderer: renderer)
+        for capture in step.capture {
+            switch captures.capture(capture, from: view) {
+            case .success(let value):
+                scope[capture.name.value] = value
+                if capture.secret { addSecret(value) }
+                result.captures.append(CapturedValue(name: capture.name.value, value: value, secret: capture.secret))
+            case .failure(let failure):
+                failures.append(failure)
+            }
+        }
+        if let id = step.id?.value {
+            scope.steps[id] = view.stepValue()
+        }
+
+        attempt.failures = failures
+        result.attempts = [attempt]
+        result.outcome = failures.isEmpty ? .passed : .failed(failures)
+        result.durationMicroseconds = clock.elapsedMicroseconds(since: start)
+        return result
+    }
+
+    /// Sends a request. Teardown requests run in a task of their own, which an
+    /// interrupted (cancelled) run does not cancel: cleaning up must still happen.
+    private func send(_ request: HTTPRequest, phase: StepPhase) async throws(HTTPError) -> HTTPResponse {
+        guard phase == .teardown else { return try await engine.transport.send(request) }
+        let transport = engine.transport
+        let result = await Task { () -> Result<HTTPResponse, HTTPError> in
+            do throws(HTTPError) { return .success(try await transport.send(request)) } catch { return .failure(error) }
+        }.value
+        return try result.get()
+    }
+
+    // MARK: - Recording
+
+    private func record(_ result: StepResult) {
+        results.append(result)
+        engine.onEvent(.stepFinished(file: workflow.file, result))
+    }
+
+    private func skip(_ step: Step, phase: StepPhase, reason: String) {
+        record(StepResult(name: name(of: step), phase: phase, location: step.range, outcome: .skipped(reason: reason)))
+    }
+
+    private func errored(_ step: Step, phase: StepPhase, _ error: EvaluationError) -> StepResult {
+        StepResult(name: name(of: step), phase: phase, location: step.range,
+                   outcome: .errored(StepError(type: "template", message: error.message, location: error.range)))
+    }
+
+    /// The step's `name` rendered when its variables exist, else as written.
+    private func name(of step: Step) -> String {
+        if let name = step.name, let rendered = try? renderer.string(name) { return rendered }
+        return StepNaming.name(of: step)
+    }
+}

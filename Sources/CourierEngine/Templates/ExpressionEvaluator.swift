@@ -1,0 +1,200 @@
+import CourierDiagnostics
+import CourierJSON
+import CourierWorkflow
+
+/// Evaluates section 9 expressions against a scope.
+struct ExpressionEvaluator {
+    let scope: Scope
+    let functions: BuiltinFunctions
+
+    func evaluate(_ expression: Expression) throws(EvaluationError) -> JSONValue {
+        switch expression.kind {
+        case .variable(let name):
+            return try lookup(name, at: expression.range)
+        case .member(let base, let name):
+            if case .variable("env") = base.kind {
+                guard let value = scope.environment[name] else {
+                    throw EvaluationError(.undefined, "environment variable '\(name)' is not set", at: expression.range)
+                }
+                return .string(value)
+            }
+            let container = try evaluate(base)
+            return try member(name, of: container, base: base, at: expression.range)
+        case .index(let base, let indexExpression):
+            let container = try evaluate(base)
+            let index = try evaluate(indexExpression)
+            return try subscripted(container, by: index, base: base, at: expression.range)
+        case .string(let s): return .string(s)
+        case .number(let text, _):
+            guard let number = JSONNumber(text: text) else {
+                throw EvaluationError(.invalid, "invalid number '\(text)'", at: expression.range)
+            }
+            return .number(number)
+        case .bool(let b): return .bool(b)
+        case .null: return .null
+        case .call(let name, let arguments):
+            var values: [JSONValue] = []
+            for argument in arguments { values.append(try evaluate(argument)) }
+            return try functions.call(name, values, at: expression.range)
+        case .filter(let base, let name, let arguments):
+            if name == "default" {
+                return try defaultFilter(base, arguments, at: expression.range)
+            }
+            let input = try evaluate(base)
+            var values: [JSONValue] = []
+            for argument in arguments { values.append(try evaluate(argument)) }
+            return try Filters.apply(name, to: input, arguments: values, at: expression.range)
+        case .binary(let op, let lhs, let rhs):
+            return try binary(op, lhs, rhs, at: expression.range)
+        case .not(let operand):
+            return .bool(!Self.isTruthy(try evaluate(operand)))
+        }
+    }
+
+    // MARK: - Names
+
+    private func lookup(_ name: String, at range: SourceRange) throws(EvaluationError) -> JSONValue {
+        if let value = scope.variables[name] { return value }
+        switch name {
+        case "env":
+            return .object(JSONObject(scope.environment.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))
+        case "steps":
+            return .object(JSONObject(scope.steps.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+        default:
+            var message = "unknown variable '\(name)'"
+            if let close = suggestion(for: name, among: scope.variables.keys) {
+                message += "; did you mean '\(close)'?"
+            }
+            throw EvaluationError(.undefined, message, at: range)
+        }
+    }
+
+    private func member(_ name: String, of container: JSONValue, base: Expression, at range: SourceRange) throws(EvaluationError) -> JSONValue {
+        guard case .object(let object) = container else {
+            throw EvaluationError(.type, "cannot read member '\(name)' of \(Self.describe(container)) '\(Self.sourceName(base))'", at: range)
+        }
+        guard let value = object[name] else {
+            var message = "'\(Self.sourceName(base))' has no member '\(name)'"
+            if let close = suggestion(for: name, among: object.keys) { message += "; did you mean '\(close)'?" }
+            throw EvaluationError(.undefined, message, at: range)
+        }
+        return value
+    }
+
+    private func subscripted(_ container: JSONValue, by index: JSONValue, base: Expression, at range: SourceRange) throws(EvaluationError) -> JSONValue {
+        switch (container, index) {
+        case (.array(let items), .number(let number)):
+            guard let i = number.intValue else {
+                throw EvaluationError(.type, "an array index must be an integer, found \(number.text)", at: range)
+            }
+            // Negative indexes count from the end, as in JSONPath.
+            let position = i < 0 ? items.count + i : i
+            guard items.indices.contains(position) else {
+                throw EvaluationError(.undefined, "index \(i) is out of range for '\(Self.sourceName(base))' (\(items.count) items)", at: range)
+            }
+            return items[position]
+        case (.object, .string(let key)):
+            return try member(key, of: container, base: base, at: range)
+        default:
+            throw EvaluationError(.type, "cannot index \(Self.describe(container)) '\(Self.sourceName(base))' with \(Self.describe(index))", at: range)
+        }
+    }
+
+    // MARK: - default()
+
+    private func defaultFilter(_ base: Expression, _ arguments: [Expression], at range: SourceRange) throws(EvaluationError) -> JSONValue {
+        guard let fallback = arguments.first else {
+            throw EvaluationError(.invalid, "filter 'default' needs one argument", at: range)
+        }
+        do {
+            let value = try evaluate(base)
+            if value != .null { return value }
+        } catch where error.kind == .undefined {
+            // Only a missing name falls back; a type error is still an error.
+        }
+        return try evaluate(fallback)
+    }
+
+    // MARK: - Operators
+
+    private func binary(_ op: Expression.BinaryOperator, _ lhs: Expression, _ rhs: Expression, at range: SourceRange) throws(EvaluationError) -> JSONValue {
+        switch op {
+        case .and:
+            let left = try evaluate(lhs)
+            return Self.isTruthy(left) ? .bool(Self.isTruthy(try evaluate(rhs))) : .bool(false)
+        case .or:
+            let left = try evaluate(lhs)
+            return Self.isTruthy(left) ? .bool(true) : .bool(Self.isTruthy(try evaluate(rhs)))
+        case .equal:
+            return .bool(try evaluate(lhs) == evaluate(rhs))
+        case .notEqual:
+            return .bool(try evaluate(lhs) != evaluate(rhs))
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            let left = try evaluate(lhs), right = try evaluate(rhs)
+            guard let order = Self.compare(left, right) else {
+                throw EvaluationError(.type, "cannot compare \(Self.describe(left)) with \(Self.describe(right)) using '\(op.rawValue)'", at: range)
+            }
+            switch op {
+            case .less: return .bool(order < 0)
+            case .lessOrEqual: return .bool(order <= 0)
+            case .greater: return .bool(order > 0)
+            default: return .bool(order >= 0)
+            }
+        }
+    }
+
+    // MARK: - Helpers shared with filters and checks
+
+    /// -1, 0 or 1 for two numbers or two strings; nil for anything else.
+    static func compare(_ a: JSONValue, _ b: JSONValue) -> Int? {
+        switch (a, b) {
+        case (.number(let x), .number(let y)):
+            let dx = x.doubleValue, dy = y.doubleValue
+            return dx < dy ? -1 : (dx > dy ? 1 : 0)
+        case (.string(let x), .string(let y)):
+            return x < y ? -1 : (x > y ? 1 : 0)
+        default:
+            return nil
+        }
+    }
+
+    static func isTruthy(_ value: JSONValue) -> Bool {
+        switch value {
+        case .null: false
+        case .bool(let b): b
+        case .number(let n): n.doubleValue != 0
+        case .string(let s): !s.isEmpty
+        case .array(let a): !a.isEmpty
+        case .object(let o): !o.isEmpty
+        }
+    }
+
+    /// "a string", "an array", … for messages.
+    static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    /// The expression as the user wrote it, for messages (`user.roles[0]`).
+    static func sourceName(_ expression: Expression) -> String {
+        switch expression.kind {
+        case .variable(let name): name
+        case .member(let base, let name): "\(sourceName(base)).\(name)"
+        case .index(let base, let index): "\(sourceName(base))[\(sourceName(index))]"
+        case .string(let s): "'\(s)'"
+        case .number(let text, _): text
+        case .bool(let b): b ? "true" : "false"
+        case .null: "null"
+        case .call(let name, _): "\(name)(…)"
+        case .filter(let base, let name, _): "\(sourceName(base)) | \(name)"
+        case .binary(let op, let l, let r): "\(sourceName(l)) \(op.rawValue) \(sourceName(r))"
+        case .not(let e): "not \(sourceName(e))"
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import CourierDiagnostics
+import CourierEngine
+import Foundation
+import Synchronization
+
+/// Streams a run to a terminal or CI log: a line per step as it finishes, a
+/// compiler-style block per failure, and a summary.
+package final class ConsoleReporter: Sendable {
+    package struct Options: Sendable {
+        package var color = false
+        /// Only failures and the summary.
+        package var quiet = false
+        /// Request and response of every step, not only of failed ones.
+        package var verbose = false
+        package init() {}
+    }
+
+    private let options: Options
+    private let renderer: DiagnosticRenderer
+    private let write: @Sendable (String) -> Void
+    /// Events may arrive from several workflows at once; keep their lines whole.
+    private let lock = Mutex(())
+
+    package init(options: Options, sources: SourceStore, write: @escaping @Sendable (String) -> Void) {
+        self.options = options
+        self.renderer = DiagnosticRenderer(sources: sources, color: options.color)
+        self.write = write
+    }
+
+    package func handle(_ event: RunEvent) {
+        let text: String
+        switch event {
+        case .workflowStarted(let file, let name):
+            text = options.quiet ? "" : style("\(file)", .bold) + (name.isEmpty ? "" : " — \(name)") + "\n"
+        case .stepFinished(_, let step):
+            text = options.quiet ? "" : stepLine(step)
+        case .workflowFinished(let workflow):
+            text = failureBlocks(workflow) + (options.verbose ? verboseTranscripts(workflow) : "")
+        }
+        guard !text.isEmpty else { return }
+        lock.withLock { _ in write(text) }
+    }
+
+    /// The closing lines: counts per outcome and the wall-clock time.
+    package func summary(_ run: RunResult) -> String {
+        var passed = 0, failed = 0, errored = 0, skipped = 0
+        for step in run.workflows.flatMap(\.steps) {
+            switch step.outcome {
+            case .passed: passed += 1
+            case .failed: failed += 1
+            case .errored: errored += 1
+            case .skipped: skipped += 1
+            }
+        }
+        let failedWorkflows = run.workflows.filter { !$0.passed }.count
+        var text = "\n"
+        text += "\(run.workflows.count) workflow\(run.workflows.count == 1 ? "" : "s")"
+        text += " (\(run.workflows.count - failedWorkflows) passed, \(failedWorkflows) failed),"
+        text += " \(passed + failed + errored + skipped) steps: \(passed) passed, \(failed) failed,"
+        text += " \(errored) errored, \(skipped) skipped in \(Self.duration(run.durationMicroseconds))\n"
+        if run.interrupted {
+            text += style("INTERRUPTED", .boldRed) + "\n"
+        } else {
+            text += run.passed ? style("PASSED", .boldGreen) + "\n" : style("FAILED", .boldRed) + "\n"
+        }
+        return text
+    }
+
+    // MARK: - Pieces
+
+    private func stepLine(_ step: StepResult) -> String {
+        let status = step.attempts.last?.response.map { String($0.status) } ?? "---"
+        let attempts = step.attempts.count > 1 ? " (\(step.attempts.count) attempts)" : ""
+        let name = step.displayName
+        switch step.outcome {
+        case .passed:
+            return "  " + style("PASS ", .green) + " \(name)  \(status)  \(Self.duration(step.durationMicroseconds))\(attempts)\n"
+        case .failed:
+            return "  " + style("FAIL ", .boldRed) + " \(name)  \(status)  \(Self.duration(step.durationMicroseconds))\(attempts)\n"
+        case .errored(let error):
+            return "  " + style("ERROR", .boldRed) + " \(name)  \(error.type)  \(Self.duration(step.durationMicroseconds))\(attempts)\n"
+        case .skipped(let reason):
+            return "  " + style("SKIP ", .dim) + " \(name)  (\(reason))\n"
+        }
+    }
+
+    private func failureBlocks(_ workflow: WorkflowResult) -> String {
+        let masker = SecretMasker(secrets: workflow.secrets)
+        var out = ""
+        for step in workflow.steps where step.outcome.isProblem {
+            out += "\n" + style("\(workflow.file) › \(step.displayName)", .bold) + "\n"
+            switch step.outcome {
+            case .failed(let failures):
+                for failure in failures {
+                    var diagnostic = renderer.render(Diagnostic.error(masker.mask(failure.message), at: failure.location))
+                    if let expected = failure.expected { diagnostic += "  expected: \(masker.mask(expected))\n" }
+                    if let actual = failure.actual { diagnostic += "  actual:   \(masker.mask(actual))\n" }
+                    out += diagnostic
+                }
+            case .errored(let error):
+                var notes: [Diagnostic] = []
+                if let hint = error.hint { notes.append(.note(masker.mask(hint), at: nil)) }
+                out += renderer.render(Diagnostic.error(masker.mask(error.message), at: error.location, notes: notes))
+            case .passed, .skipped:
+                break
+            }
+            if !options.verbose, let attempt = step.attempts.last {
+                out += indent(Transcript.render(attempt, masker: masker, bodyLimit: 2048)) + "\n"
+            }
+        }
+        return out
+    }
+
+    private func verboseTranscripts(_ workflow: WorkflowResult) -> String {
+        let masker = SecretMasker(secrets: workflow.secrets)
+        var out = ""
+        for step in workflow.steps {
+            for (index, attempt) in step.attempts.enumerated() {
+                out += "\n" + style("\(step.displayName) — attempt \(index + 1)", .dim) + "\n"
+                out += indent(Transcript.render(attempt, masker: masker)) + "\n"
+            }
+        }
+        return out
+    }
+
+    private func indent(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }.joined(separator: "\n")
+    }
+
+    static func duration(_ microseconds: Int) -> String {
+        microseconds < 1_000_000
+            ? "\(max(0, microseconds) / 1000) ms"
+            : String(format: "%.2f s", Double(microseconds) / 1_000_000)
+    }
+
+    // MARK: - Colour
+
+    private enum Style: String {
+        case bold = "1", dim = "2", green = "32", boldGreen = "1;32", boldRed = "1;31"
+    }
+
+    private func style(_ text: String, _ style: Style) -> String {
+        options.color ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+    }
+}

@@ -1,0 +1,172 @@
+import CourierDiagnostics
+import CourierEngine
+import CourierHTTP
+import CourierJSON
+import CourierReports
+import CourierWorkflow
+import Foundation
+
+/// `courier run [PATH...]`: validate everything, run, report, exit with the outcome.
+enum RunCommand {
+    static let parser = ArgumentParser(command: "run", options: [
+        .init(names: ["--var"], takesValue: true, help: "NAME=VALUE; repeatable; beats --vars-file and vars:"),
+        .init(names: ["--vars-file"], takesValue: true, help: "a YAML map of variables"),
+        .init(names: ["--env-file"], takesValue: true, help: "a dotenv file; its values are read as env.NAME"),
+        .init(names: ["--tag"], takesValue: true, help: "run only workflows with this tag (repeatable)"),
+        .init(names: ["--exclude-tag"], takesValue: true, help: "skip workflows with this tag (repeatable)"),
+        .init(names: ["--filter"], takesValue: true, help: "run only workflows whose name or a step name matches REGEX"),
+        .init(names: ["--jobs", "-j"], takesValue: true, help: "workflows at once (not implemented yet: they run one at a time)"),
+        .init(names: ["--fail-fast"], takesValue: false, help: "stop after the first failed workflow"),
+        .init(names: ["--timeout"], takesValue: true, help: "default request timeout (250ms, 2s, 1m)"),
+        .init(names: ["--insecure", "-k"], takesValue: false, help: "skip TLS verification (prints a warning)"),
+        .init(names: ["--cacert"], takesValue: true, help: "CA bundle (PEM) for every request"),
+        .init(names: ["--cert"], takesValue: true, help: "client certificate (PEM or .p12/.pfx)"),
+        .init(names: ["--key"], takesValue: true, help: "client private key (PEM)"),
+        .init(names: ["--proxy"], takesValue: true, help: "proxy URL for every request"),
+        .init(names: ["--junit"], takesValue: true, help: "write a JUnit XML report to FILE"),
+        .init(names: ["--verbose", "-v"], takesValue: false, help: "print every request and response"),
+        .init(names: ["--quiet", "-q"], takesValue: false, help: "print only failures and the summary"),
+        .init(names: ["--color"], takesValue: true, help: "auto, always or never (NO_COLOR is honoured)"),
+        .init(names: ["--help", "-h"], takesValue: false, help: "show this help"),
+    ])
+
+    static func run(_ arguments: [String]) async throws(UsageError) -> Int32 {
+        let parsed = try parser.parse(arguments)
+        if parsed.has("--help") {
+            Output.out("usage: courier run [options] [PATH...]\n\n\(parser.optionsHelp)\n")
+            return ExitCode.passed
+        }
+        if let color = parsed.last("--color"), !["auto", "always", "never"].contains(color) {
+            throw UsageError("--color takes auto, always or never, not '\(color)'")
+        }
+        if let jobs = parsed.last("--jobs"), Int(jobs).map({ $0 < 1 }) ?? true {
+            throw UsageError("--jobs takes a positive number, not '\(jobs)'")
+        }
+
+        // 1. Everything is validated before anything is sent.
+        let files = try WorkflowDiscovery.files(in: parsed.positional)
+        let sources = SourceStore()
+        let stderrColor = Output.useColor(parsed.last("--color"), fileDescriptor: 2)
+        var loaded = WorkflowLoading.load(files, sources: sources)
+        var settings = RunSettings()
+        var diagnostics = loaded.diagnostics
+        try configure(&settings, from: parsed, sources: sources, diagnostics: &diagnostics)
+        if diagnostics.contains(where: { $0.severity == .error }) {
+            WorkflowLoading.report(diagnostics, sources: sources, color: stderrColor)
+            Output.err("nothing was sent: fix the errors above first\n")
+            return ExitCode.invalid
+        }
+        WorkflowLoading.report(diagnostics, sources: sources, color: stderrColor)
+        loaded.workflows = try select(loaded.workflows, parsed)
+        if files.isEmpty || loaded.workflows.isEmpty {
+            Output.err("warning: no workflow selected\n")
+        }
+        if settings.insecure {
+            Output.err("warning: --insecure: TLS certificates and host names are not verified\n")
+        }
+
+        // 2. Run, streaming progress to the console.
+        var consoleOptions = ConsoleReporter.Options()
+        consoleOptions.color = Output.useColor(parsed.last("--color"), fileDescriptor: 1)
+        consoleOptions.quiet = parsed.has("--quiet")
+        consoleOptions.verbose = parsed.has("--verbose")
+        let console = ConsoleReporter(options: consoleOptions, sources: sources, write: { Output.out($0) })
+        let client = HTTPClient()
+        let engine = Engine(transport: client, settings: settings, onEvent: { console.handle($0) })
+        let workflows = loaded.workflows
+        let runTask = Task { await engine.run(workflows) }
+        let interrupt = Interrupt.onSIGINT { runTask.cancel() }
+        let result = await runTask.value
+        interrupt.cancel()
+        Output.out(console.summary(result))
+
+        // 3. Reports: written even when steps failed or the run was interrupted.
+        var status = result.interrupted ? ExitCode.interrupted : (result.passed ? ExitCode.passed : ExitCode.failed)
+        if let junit = parsed.last("--junit") {
+            do {
+                try JUnitReport.write(result, to: junit)
+            } catch {
+                Output.err("error: cannot write the JUnit report '\(junit)': \(error.localizedDescription)\n")
+                status = ExitCode.internalError
+            }
+        }
+        return status
+    }
+
+    // MARK: - Settings from the command line
+
+    private static func configure(_ settings: inout RunSettings, from parsed: ArgumentParser.Parsed,
+                                  sources: SourceStore, diagnostics: inout [Diagnostic]) throws(UsageError) {
+        var environment = ProcessInfo.processInfo.environment
+        for path in parsed.all("--env-file") {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw UsageError("cannot read --env-file '\(path)'")
+            }
+            // A file the user names explicitly wins over the inherited environment.
+            environment.merge(try DotEnv.parse(text, file: path)) { _, fromFile in fromFile }
+        }
+        settings.environment = environment
+
+        for path in parsed.all("--vars-file") {
+            switch loadVarsFile(path: path, sources: sources) {
+            case .failure(let list):
+                diagnostics += list.diagnostics
+            case .success(let definitions):
+                let renderer = TemplateRenderer(scope: Scope(environment: environment))
+                for definition in definitions {
+                    do {
+                        settings.fileVariables.append((definition.name, try renderer.value(definition.value)))
+                    } catch {
+                        diagnostics.append(.error(error.message, at: error.range))
+                    }
+                }
+            }
+        }
+        for assignment in parsed.all("--var") {
+            guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+                throw UsageError("--var takes NAME=VALUE, not '\(assignment)'")
+            }
+            // Values stay strings: a password of digits must not turn into a number.
+            settings.commandLineVariables.append((String(assignment[..<equals]), .string(String(assignment[assignment.index(after: equals)...]))))
+        }
+        if let timeout = parsed.last("--timeout") {
+            guard let duration = Duration.parse(timeout) else {
+                throw UsageError("--timeout takes a duration like 250ms, 2s, 1.5s or 1m, not '\(timeout)'")
+            }
+            settings.timeoutMilliseconds = Int(duration.wholeMilliseconds)
+        }
+        settings.failFast = parsed.has("--fail-fast")
+        settings.insecure = parsed.has("--insecure")
+        settings.caPath = parsed.last("--cacert")
+        settings.certificatePath = parsed.last("--cert")
+        settings.keyPath = parsed.last("--key")
+        settings.proxy = parsed.last("--proxy")
+        for (option, path) in [("--cacert", settings.caPath), ("--cert", settings.certificatePath), ("--key", settings.keyPath)] {
+            if let path, !FileManager.default.isReadableFile(atPath: path) {
+                throw UsageError("cannot read \(option) '\(path)'")
+            }
+        }
+    }
+
+    // MARK: - Selection
+
+    private static func select(_ workflows: [Workflow], _ parsed: ArgumentParser.Parsed) throws(UsageError) -> [Workflow] {
+        let tags = Set(parsed.all("--tag")), excluded = Set(parsed.all("--exclude-tag"))
+        var filter: NSRegularExpression?
+        if let pattern = parsed.last("--filter") {
+            do { filter = try NSRegularExpression(pattern: pattern) } catch {
+                throw UsageError("--filter: invalid regular expression '\(pattern)'")
+            }
+        }
+        return workflows.filter { workflow in
+            let workflowTags = Set(workflow.tags.map(\.value))
+            if !tags.isEmpty && workflowTags.isDisjoint(with: tags) { return false }
+            if !workflowTags.isDisjoint(with: excluded) { return false }
+            if let filter {
+                let names = [workflow.name] + (workflow.setup + workflow.steps + workflow.teardown).map(StepNaming.name(of:))
+                return names.contains { filter.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil }
+            }
+            return true
+        }
+    }
+}
