@@ -124,7 +124,7 @@ package final class ConsoleReporter: Sendable {
     }
 
     private func indent(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }.joined(separator: "\n")
+        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { "    \($0)" }.joined(separator: "\n")
     }
 
     static func duration(_ microseconds: Int) -> String {

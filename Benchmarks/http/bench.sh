@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# HTTP benchmark: a 2,000-step workflow of GETs against a local nginx, against the
+# `curl` CLI fetching the same 2,000 URLs in one process (keep-alive), in the same run.
+# Prints requests per second for both and their ratio, and the start-up time of
+# `courier --version`. Targets: ratio >= 0.7, start-up median < 15 ms.
+#
+#   Benchmarks/http/bench.sh [STEPS] [ROUNDS]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+steps=${1:-2000}
+rounds=${2:-5}
+
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || { echo "error: nginx is missing (make bench installs it)" >&2; exit 1; }
+nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
+
+swift build -c release --static-swift-stdlib >/dev/null
+courier=.build/release/courier
+
+work=$(mktemp -d)
+chmod 755 "$work"  # nginx workers run as another user
+trap '[ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null; rm -rf "$work"' EXIT
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir -p "$work/www" "$work/logs"
+printf '{"id":1,"name":"courier","tags":["bench","http"],"price":12.5,"ok":true}\n' > "$work/www/hello.json"
+cat > "$work/nginx.conf" <<CONF
+worker_processes 1;
+daemon on;
+pid $work/nginx.pid;
+error_log $work/logs/error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  keepalive_requests 100000;
+  keepalive_timeout 60s;
+  default_type application/json;
+  server { listen 127.0.0.1:$port; root $work/www; }
+}
+CONF
+"$nginx_bin" -c "$work/nginx.conf" -p "$work" 2>/dev/null
+for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$port/hello.json" >/dev/null && break; sleep 0.05; done
+
+# The workflow: one step per request, each checking its status.
+{
+  echo "name: bench"
+  echo "steps:"
+  for i in $(seq 1 "$steps"); do
+    echo "  - request: { url: \"http://127.0.0.1:$port/hello.json?i=$i\" }"
+    echo "    expect: { status: 200 }"
+  done
+} > "$work/bench.yaml"
+for i in $(seq 1 "$steps"); do
+  echo "url = \"http://127.0.0.1:$port/hello.json?i=$i\""
+  echo "output = /dev/null"
+done > "$work/curl.cfg"
+
+now() { date +%s%N; }
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+"$courier" run -q "$work/bench.yaml" >/dev/null || { echo "error: the benchmark workflow failed:" >&2; "$courier" run -q "$work/bench.yaml" | tail -30 >&2; exit 1; }  # warm-up
+curl -s -K "$work/curl.cfg"
+courier_ns=(); curl_ns=()
+for _ in $(seq 1 "$rounds"); do
+  t0=$(now); "$courier" run -q "$work/bench.yaml" >/dev/null; t1=$(now)
+  courier_ns+=($((t1 - t0)))
+  t0=$(now); curl -s -K "$work/curl.cfg"; t1=$(now)
+  curl_ns+=($((t1 - t0)))
+done
+courier_med=$(printf '%s\n' "${courier_ns[@]}" | median)
+curl_med=$(printf '%s\n' "${curl_ns[@]}" | median)
+
+# Start-up: median of 101 runs of `courier --version`.
+startup=()
+for _ in $(seq 1 101); do
+  t0=$(now); "$courier" --version >/dev/null; t1=$(now)
+  startup+=($((t1 - t0)))
+done
+startup_med=$(printf '%s\n' "${startup[@]}" | median)
+
+python3 - "$steps" "$courier_med" "$curl_med" "$startup_med" <<'PY'
+import sys
+steps, courier_ns, curl_ns, startup_ns = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+courier_rps = steps / (courier_ns / 1e9)
+curl_rps = steps / (curl_ns / 1e9)
+ratio = courier_rps / curl_rps
+print(f"{steps} sequential GETs against nginx on loopback (median of the rounds, whole process):")
+print(f"  courier run : {courier_ns/1e6:8.1f} ms  {courier_rps:8.0f} req/s")
+print(f"  curl -K     : {curl_ns/1e6:8.1f} ms  {curl_rps:8.0f} req/s")
+print(f"  ratio courier/curl: {ratio:.2f}x  (target >= 0.70)  {'OK' if ratio >= 0.7 else 'BELOW TARGET'}")
+print(f"courier --version start-up, median of 101: {startup_ns/1e6:.1f} ms  (target < 15 ms)  {'OK' if startup_ns < 15e6 else 'ABOVE TARGET'}")
+PY
