@@ -154,6 +154,7 @@ class BodyError(Exception):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # else small responses wait ~40 ms for delayed ACKs
     server_version = "CourierDemo/" + VERSION
     timeout = 120  # idle keep-alive connections are closed after this
 

@@ -120,6 +120,7 @@ class BodyStream:
 
 class ProxyHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # else small responses wait ~40 ms for delayed ACKs
     server_version = "courier-test-proxy"
     timeout = 120
     verbose = False

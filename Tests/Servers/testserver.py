@@ -408,6 +408,7 @@ def accepts(header: str | None, coding: str) -> bool:
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # else small responses wait ~40 ms for delayed ACKs
     server_version = "CourierTestServer/1.0"
     timeout = 120  # idle keep-alive connections are closed after this many seconds
     verbose = False
