@@ -154,6 +154,7 @@ class BodyError(Exception):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # else small responses wait ~40 ms for delayed ACKs
     server_version = "CourierDemo/" + VERSION
     timeout = 120  # idle keep-alive connections are closed after this
 
@@ -480,6 +481,16 @@ class Server(ThreadingHTTPServer):
     request_queue_size = 128
 
 
+def remove_stale(*paths) -> None:
+    """A port file left by an earlier run must not be mistaken for this run's."""
+    for path in paths:
+        if path:
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+
+
 def write_port_file(path: str, port: int) -> None:
     tmp = f"{path}.tmp{os.getpid()}"
     with open(tmp, "w") as f:
@@ -495,6 +506,7 @@ def main(argv=None) -> int:
     parser.add_argument("--verbose", action="store_true", help="log every request to stderr")
     args = parser.parse_args(argv)
 
+    remove_stale(args.port_file)
     Handler.state = State(args.token_ttl)
     Handler.verbose = args.verbose
     server = Server(("127.0.0.1", args.port), Handler)

@@ -120,6 +120,7 @@ class BodyStream:
 
 class ProxyHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # else small responses wait ~40 ms for delayed ACKs
     server_version = "courier-test-proxy"
     timeout = 120
     verbose = False
@@ -334,6 +335,16 @@ class ProxyHandler(BaseHTTPRequestHandler):
             self.close_connection = True
 
 
+def remove_stale(*paths) -> None:
+    """A port file left by an earlier run must not be mistaken for this run's."""
+    for path in paths:
+        if path:
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+
+
 class Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
@@ -354,6 +365,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     ProxyHandler.verbose = Server.verbose = args.verbose
     ProxyHandler.auth = args.auth
+    remove_stale(args.port_file)
     server = Server(("127.0.0.1", args.port), ProxyHandler)
     port = server.server_address[1]
 

@@ -82,13 +82,12 @@ class State:
             cached = self.json_cache.get(n)
         if cached is not None:
             return cached
-        parts = [b'{"count": %d, "items": [' % n]
-        for i in range(1, n + 1):
-            price = ((i * 7919) % 100000) / 100 + 0.5  # deterministic, always has a fraction
-            parts.append(b'%s{"id": %d, "name": "item-%d", "price": %s}'
-                         % (b", " if i > 1 else b"", i, i, repr(price).encode()))
-        parts.append(b"]}\n")
-        doc = b"".join(parts)
+        # price = ((i * 7919) % 100000) / 100 + 0.5: deterministic, always with a fraction
+        items = ", ".join([
+            '{"id": %d, "name": "item-%d", "price": %r}' % (i, i, ((i * 7919) % 100000) / 100 + 0.5)
+            for i in range(1, n + 1)
+        ])
+        doc = ('{"count": %d, "items": [%s]}\n' % (n, items)).encode()
         with self.lock:
             if len(self.json_cache) > 4:
                 self.json_cache.clear()
@@ -408,6 +407,7 @@ def accepts(header: str | None, coding: str) -> bool:
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # else small responses wait ~40 ms for delayed ACKs
     server_version = "CourierTestServer/1.0"
     timeout = 120  # idle keep-alive connections are closed after this many seconds
     verbose = False
@@ -1001,6 +1001,16 @@ class Server(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
+def remove_stale(*paths) -> None:
+    """A port file left by an earlier run must not be mistaken for this run's."""
+    for path in paths:
+        if path:
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+
+
 def write_port_file(path: str, port: int) -> None:
     tmp = f"{path}.tmp{os.getpid()}"
     with open(tmp, "w") as f:
@@ -1040,6 +1050,7 @@ def main(argv=None) -> int:
     if args.client_ca and not args.tls_cert:
         p.error("--client-ca needs --tls-cert/--tls-key")
 
+    remove_stale(args.port_file, args.http_port_file)
     Handler.verbose = args.verbose
     Server.verbose = args.verbose
     servers = []
