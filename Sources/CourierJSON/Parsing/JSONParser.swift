@@ -27,6 +27,7 @@ extension JSONValue {
             return .failure(JSONParseError(offset: 0, line: 1, column: 1, message: "empty document: expected a JSON value"))
         }
         var parser = JSONParser(base: base, count: buffer.count, maxDepth: maxDepth)
+        defer { parser.deallocate() }
         do {
             return .success(try parser.parseDocument())
         } catch {
@@ -50,11 +51,21 @@ struct JSONParser {
     private var depth = 0
     /// Scratch space for strings with escapes, reused across strings.
     private var scratch: [UInt8] = []
+    /// Elements of the arrays and objects being parsed. Containers are copied out at their
+    /// end into arrays of exactly the right capacity, which keeps memory near the data size.
+    private var elementStack = MoveStack<JSONValue>()
+    private var memberStack = MoveStack<JSONObject.Element>()
 
     init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) {
         self.base = base
         self.count = count
         self.maxDepth = maxDepth
+    }
+
+    /// Frees the parser's stacks; call once when done.
+    func deallocate() {
+        elementStack.deallocate()
+        memberStack.deallocate()
     }
 
     mutating func parseDocument() throws(JSONParseFailure) -> JSONValue {
@@ -126,15 +137,15 @@ struct JSONParser {
         try enter()
         position += 1
         skipWhitespace()
-        var elements: [JSONValue] = []
         if position < count && base[position] == UInt8(ascii: "]") {
             position += 1
             depth -= 1
-            return .array(elements)
+            return .array([])
         }
+        let stackBase = elementStack.count
         while true {
             guard position < count else { throw fail(position, "unterminated array, expected a value or ']'") }
-            elements.append(try parseValue())
+            elementStack.push(try parseValue())
             skipWhitespace()
             guard position < count else { throw fail(position, "unterminated array, expected ',' or ']'") }
             let b = base[position]
@@ -146,7 +157,7 @@ struct JSONParser {
                 }
             } else if b == UInt8(ascii: "]") {
                 depth -= 1
-                return .array(elements)
+                return .array(elementStack.popArray(from: stackBase))
             } else {
                 throw fail(position - 1, "unexpected \(describe(position - 1)) in array, expected ',' or ']'")
             }
@@ -157,12 +168,12 @@ struct JSONParser {
         try enter()
         position += 1
         skipWhitespace()
-        var members: [JSONObject.Element] = []
         if position < count && base[position] == UInt8(ascii: "}") {
             position += 1
             depth -= 1
-            return .object(JSONObject(parsedMembers: members))
+            return .object(JSONObject())
         }
+        let stackBase = memberStack.count
         while true {
             guard position < count else { throw fail(position, "unterminated object, expected a key or '}'") }
             guard base[position] == UInt8(ascii: "\"") else {
@@ -177,7 +188,7 @@ struct JSONParser {
             skipWhitespace()
             guard position < count else { throw fail(position, "expected a value after ':', found end of input") }
             let value = try parseValue()
-            members.append((key: key, value: value))
+            memberStack.push((key: key, value: value))
             skipWhitespace()
             guard position < count else { throw fail(position, "unterminated object, expected ',' or '}'") }
             let b = base[position]
@@ -189,7 +200,7 @@ struct JSONParser {
                 }
             } else if b == UInt8(ascii: "}") {
                 depth -= 1
-                return .object(JSONObject(parsedMembers: members))
+                return .object(JSONObject(parsedMembers: memberStack.popArray(from: stackBase)))
             } else {
                 throw fail(position - 1, "unexpected \(describe(position - 1)) in object, expected ',' or '}'")
             }

@@ -1,0 +1,109 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// Conversions between JSONValue and Codable types go through JSON text with Foundation's
+// JSONEncoder/JSONDecoder: one well-tested implementation of Codable's rules (keys, nested
+// containers, Date and Data strategies) instead of a second one here. The text step costs a
+// serialization, which is fine for the sizes captures and request bodies have.
+
+extension JSONValue {
+    /// Encodes `value` with `JSONEncoder` and parses the result.
+    ///
+    /// ```swift
+    /// struct Login: Codable { var user: String; var remember: Bool }
+    /// let body = try JSONValue(encoding: Login(user: "ada", remember: true))
+    /// body["user"]   // .string("ada")
+    /// ```
+    public init(encoding value: some Encodable, encoder: JSONEncoder = JSONEncoder()) throws {
+        let data = try encoder.encode(value)
+        self = try JSONValue.parse(data)
+    }
+
+    /// Decodes this value as `type` with `JSONDecoder`.
+    ///
+    /// ```swift
+    /// let login = try body.decode(Login.self)
+    /// ```
+    public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
+        try decoder.decode(type, from: Data(serializedBytes()))
+    }
+}
+
+extension JSONValue: Codable {
+    /// Decodes any JSON value, e.g. a free-form member of a Codable model.
+    ///
+    /// Numbers arrive through `Decimal` when they are not integers, so their text is as exact
+    /// as the decoder allows; integers that fit `Int64`/`UInt64` keep all their digits.
+    public init(from decoder: any Decoder) throws {
+        if var array = try? decoder.unkeyedContainer() {
+            var elements: [JSONValue] = []
+            while !array.isAtEnd { elements.append(try array.decode(JSONValue.self)) }
+            self = .array(elements)
+            return
+        }
+        if let object = try? decoder.container(keyedBy: AnyCodingKey.self) {
+            var members = JSONObject()
+            for key in object.allKeys { members[key.stringValue] = try object.decode(JSONValue.self, forKey: key) }
+            self = .object(members)
+            return
+        }
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            self = .null
+        } else if let bool = try? single.decode(Bool.self) {
+            self = .bool(bool)
+        } else if let int = try? single.decode(Int64.self) {
+            self = .number(JSONNumber(uncheckedText: String(int)))
+        } else if let uint = try? single.decode(UInt64.self) {
+            self = .number(JSONNumber(uncheckedText: String(uint)))
+        } else if let decimal = try? single.decode(Decimal.self), let number = JSONNumber(text: "\(decimal)") {
+            self = .number(number)
+        } else if let double = try? single.decode(Double.self), double.isFinite {
+            self = .number(JSONNumber(double))
+        } else {
+            self = .string(try single.decode(String.self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var single = encoder.singleValueContainer()
+            try single.encodeNil()
+        case .bool(let value):
+            var single = encoder.singleValueContainer()
+            try single.encode(value)
+        case .number(let number):
+            var single = encoder.singleValueContainer()
+            if let int = Int64(number.text) {
+                try single.encode(int)
+            } else if let uint = UInt64(number.text) {
+                try single.encode(uint)
+            } else if let decimal = Decimal(string: number.text) {
+                try single.encode(decimal)
+            } else {
+                try single.encode(number.doubleValue)
+            }
+        case .string(let value):
+            var single = encoder.singleValueContainer()
+            try single.encode(value)
+        case .array(let elements):
+            var array = encoder.unkeyedContainer()
+            for element in elements { try array.encode(element) }
+        case .object(let object):
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            for member in object { try container.encode(member.value, forKey: AnyCodingKey(member.key)) }
+        }
+    }
+}
+
+struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { stringValue = String(intValue) }
+}
