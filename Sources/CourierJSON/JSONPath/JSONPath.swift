@@ -1,0 +1,56 @@
+/// A compiled RFC 9535 JSONPath query.
+///
+/// Supports every selector (name, wildcard, index, slice, filter), descendant segments, the
+/// comparison and logical operators and the functions `length`, `count`, `match`, `search` and
+/// `value`, with the RFC's well-typedness rules checked when the query is parsed.
+///
+/// ```swift
+/// let query = try JSONPath("$.store.book[?@.price < 10].title")
+/// for node in query.evaluate(document) {
+///     print(node.path, node.value)   // $['store']['book'][0]['title'] "Sayings"
+/// }
+/// ```
+public struct JSONPath: Sendable, CustomStringConvertible {
+    /// The query text as given.
+    public let text: String
+    let query: PathQuery
+
+    /// Parses `query`; throws a ``JSONPathError`` with the offending offset when it is not a
+    /// valid RFC 9535 query.
+    public init(_ query: String) throws(JSONPathError) {
+        var parser = JSONPathParser(query)
+        self.query = try parser.parseQuery()
+        self.text = query
+    }
+
+    public var description: String { text }
+
+    /// Whether the query selects at most one node (only single names and indexes).
+    public var isSingular: Bool { query.isSingular }
+
+    /// The nodelist the query selects in `root`, in RFC 9535 order, with normalized paths.
+    public func evaluate(_ root: JSONValue) -> [JSONPathNode] {
+        let evaluator = JSONPathEvaluator(root: root)
+        return evaluator.select(query, from: root, trackPaths: true).map { node in
+            JSONPathNode(path: NormalizedPath.render(node.path), value: node.value)
+        }
+    }
+
+    /// The values the query selects in `root`, without computing paths.
+    public func values(in root: JSONValue) -> [JSONValue] {
+        let evaluator = JSONPathEvaluator(root: root)
+        return evaluator.select(query, from: root, trackPaths: false).map(\.value)
+    }
+}
+
+/// One node of a nodelist: where it is and what it holds.
+public struct JSONPathNode: Sendable, Equatable {
+    /// The normalized path (RFC 9535 §2.7), e.g. `$['a'][0]`.
+    public var path: String
+    public var value: JSONValue
+
+    public init(path: String, value: JSONValue) {
+        self.path = path
+        self.value = value
+    }
+}
