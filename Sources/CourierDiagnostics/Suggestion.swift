@@ -2,12 +2,12 @@
 ///
 /// Uses the optimal-string-alignment (Damerau–Levenshtein) distance, so a
 /// swapped pair of letters (`hedaers`) costs one edit. The allowed distance
-/// grows with the word: 1 for up to 4 characters, 2 up to 8, then 3 — short
+/// grows with the word: none up to 2 characters, 1 up to 4, 2 up to 8, then 3 — short
 /// words would otherwise "match" nearly anything. Comparison ignores case.
 package func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
     let target = Array(word.lowercased().unicodeScalars)
     guard !target.isEmpty else { return nil }
-    let threshold = target.count <= 4 ? 1 : (target.count <= 8 ? 2 : 3)
+    let threshold = target.count <= 2 ? 0 : (target.count <= 4 ? 1 : (target.count <= 8 ? 2 : 3))
     var best: (candidate: String, distance: Int)?
     for candidate in candidates {
         let other = Array(candidate.lowercased().unicodeScalars)

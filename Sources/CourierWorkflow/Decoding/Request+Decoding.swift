@@ -1,6 +1,12 @@
 import CourierDiagnostics
 
 extension WorkflowDecoder {
+    /// Keys users put one level off, with a message saying where they belong.
+    static let requestHints: [String: String] = [
+        "retry": "'retry' belongs to the step, not the request; move it one level up (next to 'request')",
+        "expect": "'expect' belongs to the step, not the request; move it one level up (next to 'request')",
+        "capture": "'capture' belongs to the step, not the request; move it one level up (next to 'request')",
+    ]
     static let optionKeys = ["base_url", "timeout", "connect_timeout", "follow_redirects", "max_redirects",
                              "http_version", "compressed", "cookies", "proxy", "tls"]
     static let bodyKeys = ["json", "form", "multipart", "body", "body_file"]
@@ -10,11 +16,7 @@ extension WorkflowDecoder {
     // MARK: - Request
 
     func request(_ node: YAMLNode) -> Request? {
-        guard let f = fields(node, in: "request", allowed: Self.requestKeys, hints: [
-            "retry": "'retry' belongs to the step, not the request; move it one level up (next to 'request')",
-            "expect": "'expect' belongs to the step, not the request; move it one level up (next to 'request')",
-            "capture": "'capture' belongs to the step, not the request; move it one level up (next to 'request')",
-        ]) else { return nil }
+        guard let f = fields(node, in: "request", allowed: Self.requestKeys, hints: Self.requestHints) else { return nil }
 
         let method = f["method"].flatMap { template($0, for: "method") } ?? Template(literal: "GET", range: node.range)
         var url: Template?

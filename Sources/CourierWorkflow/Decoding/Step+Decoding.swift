@@ -1,6 +1,14 @@
 import CourierDiagnostics
 
 extension WorkflowDecoder {
+    /// Keys users put one level off, with a message saying where they belong.
+    static let stepHints: [String: String] = [
+        "method": "'method' belongs inside 'request:'",
+        "url": "'url' belongs inside 'request:'",
+        "headers": "'headers' belongs inside 'request:' (or 'expect:' to check response headers)",
+        "json": "'json' belongs inside 'request:' (to send) or 'expect:' (to check)",
+        "status": "'status' belongs inside 'expect:'",
+    ]
     static let stepKeys = ["name", "id", "request", "include", "vars", "expect", "capture", "retry", "if",
                            "for_each", "delay", "continue_on_failure"]
 
@@ -12,13 +20,7 @@ extension WorkflowDecoder {
     }
 
     func step(_ node: YAMLNode) -> Step? {
-        guard let f = fields(node, in: "step", allowed: Self.stepKeys, hints: [
-            "method": "'method' belongs inside 'request:'",
-            "url": "'url' belongs inside 'request:'",
-            "headers": "'headers' belongs inside 'request:' (or 'expect:' to check response headers)",
-            "json": "'json' belongs inside 'request:' (to send) or 'expect:' (to check)",
-            "status": "'status' belongs inside 'expect:'",
-        ]) else { return nil }
+        guard let f = fields(node, in: "step", allowed: Self.stepKeys, hints: Self.stepHints) else { return nil }
 
         var action: StepAction?
         switch (f.key("request"), f.key("include")) {

@@ -19,21 +19,23 @@ final class WorkflowDecoder {
     /// A mapping's pairs by key, after checking every key is known in `context`.
     struct Fields {
         let range: SourceRange
-        private(set) var order: [String] = []
-        private var entries: [String: (key: YAMLNode, value: YAMLNode)] = [:]
+        /// Linear storage: these mappings have a handful of keys, and a
+        /// dictionary per mapping cost more than the scans it saves.
+        private var entries: [(name: String, key: YAMLNode, value: YAMLNode)] = []
 
         init(range: SourceRange) { self.range = range }
 
+        var order: [String] { entries.map(\.name) }
+
         mutating func add(_ name: String, key: YAMLNode, value: YAMLNode) {
-            order.append(name)
-            entries[name] = (key, value)
+            entries.append((name, key, value))
         }
 
-        subscript(name: String) -> YAMLNode? { entries[name]?.value }
+        subscript(name: String) -> YAMLNode? { entries.first { $0.name == name }?.value }
 
-        func key(_ name: String) -> YAMLNode? { entries[name]?.key }
+        func key(_ name: String) -> YAMLNode? { entries.first { $0.name == name }?.key }
 
-        func has(_ name: String) -> Bool { entries[name] != nil }
+        func has(_ name: String) -> Bool { entries.contains { $0.name == name } }
     }
 
     /// Checks that `node` is a mapping whose keys are all in `allowed`.

@@ -138,7 +138,7 @@ struct ExpressionParser {
     private mutating func parsePrimary() throws(Failure) -> Expression {
         skipSpaces()
         let start = i
-        guard let c = peek else { throw fail("expected an expression", at: i, i) }
+        guard let c = peek else { throw fail("incomplete expression; expected a name, a number or a string", at: i, i) }
         if c == "(" {
             i += 1
             var inner = try parseOr()

@@ -214,7 +214,9 @@ private final class TreeBuilder {
         var pairs: [YAMLPair] = []
         pairs.reserveCapacity(items.count / 2)
         var mergeSources: [(index: Int, value: YAMLNode)] = []
-        var firstByKey: [String: SourceRange] = [:]
+        // Most mappings are small: a linear scan beats hashing every key into a
+        // fresh dictionary (which dominated load time on large files).
+        var firstByKey = KeyIndex(expectedCount: items.count / 2)
         var index = 0
         while index + 1 < items.count {
             let key = items[index]
@@ -225,14 +227,14 @@ private final class TreeBuilder {
                 continue
             }
             if let text = key.scalar?.text {
-                if let first = firstByKey[text] {
+                if let first = firstByKey.range(of: text) {
                     diagnostics.append(.error(
                         "duplicate key '\(text)'; each key may appear once in a mapping",
                         at: key.range,
                         notes: [.note("'\(text)' was first defined here", at: first)]))
                     continue
                 }
-                firstByKey[text] = key.range
+                firstByKey.insert(text, key.range)
             }
             pairs.append(YAMLPair(key: key, value: value))
         }
@@ -261,14 +263,34 @@ private final class TreeBuilder {
             for map in maps {
                 for pair in map.mapping ?? [] {
                     guard let text = pair.key.scalar?.text else { continue }
-                    if firstByKey[text] != nil { continue }
-                    firstByKey[text] = pair.key.range
+                    if firstByKey.range(of: text) != nil { continue }
+                    firstByKey.insert(text, pair.key.range)
                     result.append(pair)
                 }
             }
         }
         result.append(contentsOf: pairs[inserted...])
         return result
+    }
+
+    /// Key → first range, linear for small mappings and hashed for large ones.
+    private struct KeyIndex {
+        private var small: [(String, SourceRange)] = []
+        private var large: [String: SourceRange]?
+
+        init(expectedCount: Int) {
+            if expectedCount > 16 { large = Dictionary(minimumCapacity: expectedCount) } else { small.reserveCapacity(expectedCount) }
+        }
+
+        func range(of key: String) -> SourceRange? {
+            if let large { return large[key] }
+            for (k, r) in small where k == key { return r }
+            return nil
+        }
+
+        mutating func insert(_ key: String, _ range: SourceRange) {
+            if large != nil { large?[key] = range } else { small.append((key, range)) }
+        }
     }
 
     // MARK: Errors and helpers

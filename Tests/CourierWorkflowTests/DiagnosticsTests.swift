@@ -1,0 +1,79 @@
+import CourierDiagnostics
+@testable import CourierWorkflow
+import Testing
+
+@Suite struct DiagnosticsTests {
+    @Test(arguments: [
+        ("hedaers", "headers"), ("metod", "method"), ("URL", "url"), ("contians", "contains"),
+        ("tiemout", "timeout"), ("base_ulr", "base_url"),
+    ])
+    func suggestsCloseNames(word: String, expected: String) {
+        let keys = ["headers", "method", "url", "contains", "timeout", "base_url", "json"]
+        #expect(suggestion(for: word, among: keys) == expected)
+    }
+
+    @Test(arguments: ["zzz", "3", "completely_different", ""])
+    func noSuggestionForFarWords(word: String) {
+        #expect(suggestion(for: word, among: ["headers", "method", "2", "1.1"]) == nil)
+    }
+
+    @Test func rendersTheSpecExampleExactly() {
+        let sources = SourceStore()
+        var text = ""
+        for _ in 1...13 { text += "#\n" }
+        text += "      hedaers:\n"
+        sources.register(path: "Workflows/login.yaml", text: text)
+        let start = SourceLocation(file: "Workflows/login.yaml", line: 14, column: 7)
+        let d = Diagnostic.error("unknown key 'hedaers' in request; did you mean 'headers'?",
+                                 at: SourceRange(start: start, end: start.advanced(by: 7)))
+        #expect(DiagnosticRenderer(sources: sources, color: false).render(d) == """
+        Workflows/login.yaml:14:7: error: unknown key 'hedaers' in request; did you mean 'headers'?
+           14 |       hedaers:
+              |       ^~~~~~~
+
+        """)
+    }
+
+    @Test func colourOnlyWhenAsked() {
+        let sources = SourceStore()
+        sources.register(path: "a", text: "x\n")
+        let d = Diagnostic.error("bad", at: SourceRange(at: SourceLocation(file: "a", line: 1, column: 1)))
+        #expect(!DiagnosticRenderer(sources: sources, color: false).render(d).contains("\u{1B}"))
+        #expect(DiagnosticRenderer(sources: sources, color: true).render(d).contains("\u{1B}[1;31merror: "))
+    }
+
+    @Test func tabsExpandAndCaretFollows() {
+        let sources = SourceStore()
+        sources.register(path: "a", text: "\tkey: x\n")
+        let start = SourceLocation(file: "a", line: 1, column: 2)
+        let d = Diagnostic.error("m", at: SourceRange(start: start, end: start.advanced(by: 3)))
+        let lines = DiagnosticRenderer(sources: sources, color: false).render(d).split(separator: "\n")
+        #expect(lines[1] == "    1 |     key: x")
+        #expect(lines[2] == "      |     ^~~")
+    }
+
+    @Test func withoutSourceOnlyTheHeadline() {
+        let d = Diagnostic.error("cannot read 'x.yaml': no such file", at: nil)
+        #expect(DiagnosticRenderer(sources: SourceStore(), color: false).render(d) == "error: cannot read 'x.yaml': no such file\n")
+    }
+
+    @Test func missingFileIsADiagnosticNotACrash() {
+        guard case .failure(let list) = loadWorkflow(path: "/nonexistent/w.yaml", sources: SourceStore()) else {
+            Issue.record("expected failure")
+            return
+        }
+        #expect(list.diagnostics.first?.message.hasPrefix("cannot read '/nonexistent/w.yaml'") == true)
+    }
+
+    @Test(arguments: [
+        ("250ms", 250), ("2s", 2000), ("1.5s", 1500), ("1m", 60000), ("3", 3000), ("0.25", 250), ("1h", 3_600_000),
+    ])
+    func durations(text: String, ms: Int64) {
+        #expect(Duration.parse(text)?.wholeMilliseconds == ms)
+    }
+
+    @Test(arguments: ["", "ms", "-1s", "1 s", "abc", "1.5.2s", "2d"])
+    func invalidDurations(text: String) {
+        #expect(Duration.parse(text) == nil)
+    }
+}
