@@ -8,14 +8,22 @@ import Synchronization
 /// with `curl_multi_wakeup`, the only libcurl call made from other threads.
 /// Easy handles are pooled: `curl_easy_reset` keeps their connections, DNS and
 /// TLS session caches, so sequential requests reuse one connection.
-final class CurlDriver: @unchecked Sendable {
+///
+/// The driver is also a `TaskExecutor`: code that prefers it (see
+/// ``HTTPClient/taskExecutor``) runs on this thread between transfers, so a
+/// request and the code awaiting it never hop threads — measured as the
+/// difference between 0.6x and curl's own speed on sequential requests.
+final class CurlDriver: TaskExecutor, @unchecked Sendable {
     // @unchecked: `multi`, `pool` and `active` belong to the driver thread;
     // the inbox is the only state shared with other threads and sits in a Mutex.
 
     private struct Inbox {
         var submitted: [CurlTransfer] = []
         var cancelled: [CurlTransfer] = []
+        var jobs: [UnownedJob] = []
         var stopping = false
+        /// Set when the loop has ended: jobs then go to the global executor.
+        var exited = false
     }
 
     private let multi: UnsafeMutableRawPointer
@@ -23,6 +31,8 @@ final class CurlDriver: @unchecked Sendable {
     private var pool: [UnsafeMutableRawPointer] = []
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     private let finished = DispatchSemaphore(value: 0)
+    /// `pthread_self()` of the driver thread, to skip wake-ups from the thread itself.
+    private let driverThread = Atomic<UInt>(0)
 
     init() {
         // curl_multi_init only fails when out of memory.
@@ -33,9 +43,26 @@ final class CurlDriver: @unchecked Sendable {
         thread.start()
     }
 
+    private var onDriverThread: Bool {
+        driverThread.load(ordering: .relaxed) == UInt(pthread_self())
+    }
+
     func submit(_ transfer: CurlTransfer) {
         inbox.withLock { $0.submitted.append(transfer) }
-        curl_multi_wakeup(multi)
+        if !onDriverThread { curl_multi_wakeup(multi) }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let exited = inbox.withLock { inbox in
+            if !inbox.exited { inbox.jobs.append(job) }
+            return inbox.exited
+        }
+        if exited {
+            globalConcurrentExecutor.enqueue(job)
+        } else if !onDriverThread {
+            curl_multi_wakeup(multi)
+        }
     }
 
     func cancel(_ transfer: CurlTransfer) {
@@ -51,6 +78,9 @@ final class CurlDriver: @unchecked Sendable {
             return inbox.stopping
         }
         guard !alreadyStopping else { return }
+        // On the driver thread itself (the last reference dropped by a job it
+        // runs) the loop ends after that job; waiting would deadlock.
+        guard !onDriverThread else { return }
         curl_multi_wakeup(multi)
         finished.wait()
     }
@@ -58,8 +88,16 @@ final class CurlDriver: @unchecked Sendable {
     // MARK: - The loop (driver thread)
 
     private func run() {
+        driverThread.store(UInt(pthread_self()), ordering: .relaxed)
+        let executor = asUnownedTaskExecutor()
         var running: Int32 = 0
         while true {
+            let jobs = inbox.withLock { inbox in
+                defer { inbox.jobs.removeAll(keepingCapacity: true) }
+                return inbox.jobs
+            }
+            for job in jobs { job.runSynchronously(on: executor) }
+
             let (submitted, cancelled, stopping) = inbox.withLock { inbox in
                 defer {
                     inbox.submitted.removeAll(keepingCapacity: true)
@@ -82,10 +120,19 @@ final class CurlDriver: @unchecked Sendable {
                 guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
                 complete(handle: handle, code: courier_msg_result(message))
             }
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            // Jobs resumed by the completions above run before sleeping.
+            let idle = inbox.withLock { $0.jobs.isEmpty && $0.submitted.isEmpty && $0.cancelled.isEmpty }
+            curl_multi_poll(multi, nil, 0, idle ? 1000 : 0, nil)
         }
         for handle in pool { curl_easy_cleanup(handle) }
         pool.removeAll()
+        // Whatever is still queued (tasks resumed by the aborts above) runs elsewhere.
+        let leftover = inbox.withLock { inbox in
+            inbox.exited = true
+            defer { inbox.jobs.removeAll() }
+            return inbox.jobs
+        }
+        for job in leftover { globalConcurrentExecutor.enqueue(job) }
         curl_multi_cleanup(multi)
         finished.signal()
     }

@@ -38,6 +38,18 @@ public final class HTTPClient: Sendable {
         return try result.get()
     }
 
+    /// An executor that runs tasks on the client's driver thread.
+    ///
+    /// Sequential request code that prefers it never changes threads between a
+    /// request and its response:
+    ///
+    /// ```swift
+    /// await withTaskExecutorPreference(client.taskExecutor) {
+    ///     for url in urls { _ = try? await client.execute(HTTPRequest(url: url)) }
+    /// }
+    /// ```
+    public var taskExecutor: any TaskExecutor { driver }
+
     /// libcurl's version, e.g. `8.5.0`.
     public static var libcurlVersion: String { CurlGlobal.version }
     /// The TLS library libcurl uses, e.g. `OpenSSL/3.0.13`.

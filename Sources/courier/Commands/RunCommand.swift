@@ -74,7 +74,8 @@ enum RunCommand {
         let client = HTTPClient()
         let engine = Engine(transport: client, settings: settings, onEvent: { console.handle($0) })
         let workflows = loaded.workflows
-        let runTask = Task { await engine.run(workflows) }
+        // The engine runs on the HTTP driver thread: no thread hop per request.
+        let runTask = Task(executorPreference: client.taskExecutor) { await engine.run(workflows) }
         let interrupt = Interrupt.onSIGINT { runTask.cancel() }
         let result = await runTask.value
         interrupt.cancel()
