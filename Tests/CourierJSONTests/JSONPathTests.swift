@@ -70,6 +70,16 @@ struct JSONPathTests {
         }
     }
 
+    @Test func rejectsDeeplyNestedExpressionsInsteadOfOverflowingTheStack() throws {
+        let deep = "$[?" + String(repeating: "(", count: 100_000) + "@" + String(repeating: ")", count: 100_000) + "]"
+        #expect(throws: JSONPathError.self) { try JSONPath(deep) }
+        let nestedFilters = "$" + String(repeating: "[?@", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: JSONPathError.self) { try JSONPath(nestedFilters) }
+        let fine = "$[?" + String(repeating: "(", count: 50) + "@.a" + String(repeating: ")", count: 50) + "]"
+        #expect(try JSONPath(fine).values(in: [["a": 1], ["b": 2]]) == [["a": 1]])
+        #expect(IRegexp.translate(String(repeating: "(", count: 100_000) + String(repeating: ")", count: 100_000)) == nil)
+    }
+
     // MARK: - I-Regexp
 
     @Test(arguments: [
