@@ -24,6 +24,54 @@ struct JSONCodableTests {
         #expect(value["total"] == 19.5)
         #expect(value["lines"]?[0]?["sku"] == "X-1")
         #expect(value["tags"] == ["a", "b"])
+        #expect(value.objectValue?.keys == ["id", "total", "customer", "tags", "lines"])
+    }
+
+    @Test func encodesFoundationTypesLikeJSONEncoder() throws {
+        struct Payload: Codable, Equatable {
+            var data: Data
+            var url: URL
+            var date: Date
+            var amount: Decimal
+            var big: UInt64
+            var small: Int8
+            var ratio: Float
+            var missing: String?
+        }
+        let payload = Payload(
+            data: Data([1, 2, 3]), url: URL(string: "https://example.com/a?b=c")!, date: Date(timeIntervalSinceReferenceDate: 12.5),
+            amount: Decimal(string: "12345678901234567890.25")!, big: .max, small: -8, ratio: 0.5, missing: nil)
+        let value = try JSONValue(encoding: payload)
+        #expect(value.serialized() == #"{"data":"AQID","url":"https://example.com/a?b=c","date":12.5,"amount":12345678901234567890.25,"big":18446744073709551615,"small":-8,"ratio":0.5}"#)
+        #expect(try value.decode(Payload.self) == payload)
+        let viaFoundation = try JSONValue.parse(JSONEncoder().encode(payload))
+        #expect(viaFoundation == value)
+    }
+
+    @Test func rejectsNonFiniteNumbers() {
+        #expect(throws: EncodingError.self) { try JSONValue(encoding: [Double.nan]) }
+        #expect(throws: EncodingError.self) { try JSONValue(encoding: ["x": Float.infinity]) }
+    }
+
+    @Test func encodesNestedAndCustomContainers() throws {
+        struct Custom: Encodable {
+            enum Keys: String, CodingKey { case outer, list }
+            enum Inner: String, CodingKey { case z, a }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                var inner = container.nestedContainer(keyedBy: Inner.self, forKey: .outer)
+                try inner.encode(1, forKey: .z)
+                try inner.encodeNil(forKey: .a)
+                var list = container.nestedUnkeyedContainer(forKey: .list)
+                try list.encode("x")
+                var nested = list.nestedUnkeyedContainer()
+                try nested.encode(true)
+                try list.encodeNil()
+            }
+        }
+        #expect(try JSONValue(encoding: Custom()).serialized() == #"{"outer":{"z":1,"a":null},"list":["x",[true],null]}"#)
+        #expect(try JSONValue(encoding: [String: Int]()) == [:])
+        #expect(try JSONValue(encoding: "fragment") == "fragment")
     }
 
     @Test func decodesFromAValue() throws {

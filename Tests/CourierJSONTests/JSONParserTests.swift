@@ -50,6 +50,36 @@ struct JSONParserTests {
         #expect(large["k19"] == 19)
     }
 
+    @Test func objectsWithTheSameKeysShareThemButMutateIndependently() throws {
+        let rows = try JSONValue.parse(#"[{"id": 1, "n": "a"}, {"id": 2, "n": "b"}, {"id": 3, "n": "c", "id": 4}]"#)
+        guard case .object(var first)? = rows[0], case .object(let second)? = rows[1] else {
+            Issue.record("expected objects")
+            return
+        }
+        first["extra"] = true
+        first["id"] = nil
+        #expect(first.keys == ["n", "extra"])
+        #expect(second.keys == ["id", "n"])
+        #expect(second["id"] == 2)
+        #expect(rows[2]?.objectValue?.keys == ["id", "n"])
+        #expect(rows[2]?["id"] == 4)
+        #expect(rows[0] == ["n": "a", "id": 1])
+    }
+
+    @Test func objectsUsedAsDictionariesKeepTheirOwnKeys() throws {
+        // Many distinct key lists: the shared-keys tree stops growing, objects stay correct.
+        let objects = (0..<50).map { "{\"k\($0)\": \($0), \"common\": true}" }.joined(separator: ",")
+        let value = try JSONValue.parse("[\(objects)]")
+        for i in 0..<50 {
+            #expect(value[i]?["k\(i)"] == .number(JSONNumber(i)))
+            #expect(value[i]?.objectValue?.keys == ["k\(i)", "common"])
+        }
+        let wide = "{" + (0..<100).map { "\"w\($0)\": \($0)" }.joined(separator: ",") + "}"
+        let wideValue = try JSONValue.parse(wide)
+        #expect(wideValue.objectValue?.count == 100)
+        #expect(wideValue["w99"] == 99)
+    }
+
     @Test func largeObjectsAreIndexed() throws {
         var object = JSONObject()
         for i in 0..<100 { object["key\(i)"] = .number(JSONNumber(i)) }

@@ -4,22 +4,24 @@ import FoundationEssentials
 import Foundation
 #endif
 
-// Conversions between JSONValue and Codable types go through JSON text with Foundation's
-// JSONEncoder/JSONDecoder: one well-tested implementation of Codable's rules (keys, nested
-// containers, Date and Data strategies) instead of a second one here. The text step costs a
-// serialization, which is fine for the sizes captures and request bodies have.
+// Encoding builds the JSONValue directly (JSONValueEncoder) so members keep their declaration
+// order. Decoding goes through JSON text and Foundation's JSONDecoder: one well-tested
+// implementation of Codable's decoding rules; the text step costs a serialization, which is
+// fine for the sizes captures and request bodies have.
 
 extension JSONValue {
-    /// Encodes `value` with `JSONEncoder` and parses the result.
+    /// Encodes `value` as a JSON value, object members in the order the type encodes them.
+    ///
+    /// Foundation types follow `JSONEncoder`'s defaults: `Data` as Base64, `URL` as a string,
+    /// `Date` as seconds since 2001. Throws `EncodingError.invalidValue` for NaN and infinity.
     ///
     /// ```swift
     /// struct Login: Codable { var user: String; var remember: Bool }
     /// let body = try JSONValue(encoding: Login(user: "ada", remember: true))
     /// body["user"]   // .string("ada")
     /// ```
-    public init(encoding value: some Encodable, encoder: JSONEncoder = JSONEncoder()) throws {
-        let data = try encoder.encode(value)
-        self = try JSONValue.parse(data)
+    public init(encoding value: some Encodable) throws {
+        self = try JSONValueEncoder().encode(value)
     }
 
     /// Decodes this value as `type` with `JSONDecoder`.
@@ -102,8 +104,12 @@ extension JSONValue: Codable {
 
 struct AnyCodingKey: CodingKey {
     var stringValue: String
-    var intValue: Int? { nil }
+    var intValue: Int?
     init(_ string: String) { stringValue = string }
+    init(index: Int) {
+        stringValue = "Index \(index)"
+        intValue = index
+    }
     init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { stringValue = String(intValue) }
+    init?(intValue: Int) { self.init(index: intValue) }
 }

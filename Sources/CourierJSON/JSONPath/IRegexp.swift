@@ -56,6 +56,7 @@ private struct IRegexpTranslator {
     private let scalars: [Unicode.Scalar]
     private var position = 0
     private var output = ""
+    private var depth = 0
 
     init(_ scalars: [Unicode.Scalar]) {
         self.scalars = scalars
@@ -132,6 +133,10 @@ private struct IRegexpTranslator {
         switch c {
         case "(":
             position += 1
+            depth += 1
+            defer { depth -= 1 }
+            // Deeper groups are treated as invalid rather than risking the stack.
+            guard depth <= 128 else { return false }
             output += "(?:"
             guard regexp(), peek() == ")" else { return false }
             position += 1

@@ -101,9 +101,11 @@ struct JSONPathEvaluator {
                 path.pop()
             }
         case .object(let object):
-            for member in object {
-                path.push(.name(member.key))
-                descend(member.value, selectors, path: &path, found: &found, into: &output)
+            let keys = object.shape.keys
+            let values = object.storedValues
+            for i in values.indices {
+                path.push(.name(keys[i]))
+                descend(values[i], selectors, path: &path, found: &found, into: &output)
                 path.pop()
             }
         default:

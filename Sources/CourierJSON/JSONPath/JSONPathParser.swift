@@ -4,6 +4,11 @@
 struct JSONPathParser {
     private let scalars: [Unicode.Scalar]
     private var position = 0
+    /// Nesting of filter expressions (parentheses, nested filters, function arguments).
+    private var depth = 0
+
+    /// Deeper expressions are rejected rather than risking the stack.
+    static let maxNesting = 128
 
     /// Largest magnitude of an index, slice bound or step: I-JSON's exact integer range.
     private static let maxInteger = (1 << 53) - 1
@@ -253,6 +258,11 @@ struct JSONPathParser {
     // MARK: - Filter expressions
 
     private mutating func parseLogicalOr() throws(JSONPathError) -> FilterExpression {
+        depth += 1
+        defer { depth -= 1 }
+        if depth > JSONPathParser.maxNesting {
+            throw error("expression is nested more than \(JSONPathParser.maxNesting) levels deep")
+        }
         var operands = [try parseLogicalAnd()]
         while true {
             let save = position
@@ -406,6 +416,11 @@ struct JSONPathParser {
     }
 
     private mutating func parseFunctionCall(_ name: String, at start: Int) throws(JSONPathError) -> FilterExpression {
+        depth += 1
+        defer { depth -= 1 }
+        if depth > JSONPathParser.maxNesting {
+            throw error("expression is nested more than \(JSONPathParser.maxNesting) levels deep", at: start)
+        }
         guard let function = PathFunction(rawValue: name) else {
             let known = PathFunction.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
             throw error("unknown function '\(name)'; the functions are \(known)", at: start)

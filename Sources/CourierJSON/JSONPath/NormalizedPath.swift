@@ -24,34 +24,40 @@ enum NormalizedPath {
             steps.append(node.step)
             current = node.parent
         }
-        var result = "$"
+        var bytes: [UInt8] = [UInt8(ascii: "$")]
+        bytes.reserveCapacity(steps.count * 12)
         for step in steps.reversed() {
             switch step {
             case .index(let i):
-                result += "[\(i)]"
+                bytes.append(UInt8(ascii: "["))
+                bytes.append(contentsOf: String(i).utf8)
+                bytes.append(UInt8(ascii: "]"))
             case .name(let name):
-                result += "['"
-                appendEscaped(name, to: &result)
-                result += "']"
+                bytes.append(UInt8(ascii: "["))
+                bytes.append(UInt8(ascii: "'"))
+                appendEscaped(name, to: &bytes)
+                bytes.append(UInt8(ascii: "'"))
+                bytes.append(UInt8(ascii: "]"))
             }
         }
-        return result
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func appendEscaped(_ name: String, to result: inout String) {
-        for scalar in name.unicodeScalars {
-            switch scalar {
-            case "\u{8}": result += "\\b"
-            case "\u{C}": result += "\\f"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "'": result += "\\'"
-            case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20:
-                result += "\\u00" + hexString(scalar.value, width: 2).lowercased()
+    private static func appendEscaped(_ name: String, to bytes: inout [UInt8]) {
+        for b in name.utf8 {
+            switch b {
+            case 0x08: bytes.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: bytes.append(contentsOf: #"\f"#.utf8)
+            case 0x0A: bytes.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
+            case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
+            case UInt8(ascii: "'"): bytes.append(contentsOf: #"\'"#.utf8)
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
+            case 0..<0x20:
+                bytes.append(contentsOf: #"\u00"#.utf8)
+                bytes.append(contentsOf: hexString(UInt32(b), width: 2).lowercased().utf8)
             default:
-                result.unicodeScalars.append(scalar)
+                bytes.append(b)
             }
         }
     }

@@ -50,11 +50,15 @@ struct JSONParser {
     private var position = 0
     private var depth = 0
     /// Scratch space for strings with escapes, reused across strings.
-    private var scratch: [UInt8] = []
+    private var scratch = MoveStack<UInt8>(capacity: 1024)
+    /// Keys of objects that do not follow a shared key list.
+    private var keyStack = MoveStack<String>()
+    /// Key lists seen so far, as a tree: objects with the same keys in the same order share
+    /// one ``ObjectKeys`` and do not even build key strings.
+    private let shapes = ShapeNode(key: "", bytes: [], parent: nil)
     /// Elements of the arrays and objects being parsed. Containers are copied out at their
     /// end into arrays of exactly the right capacity, which keeps memory near the data size.
     private var elementStack = MoveStack<JSONValue>()
-    private var memberStack = MoveStack<JSONObject.Element>()
 
     init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) {
         self.base = base
@@ -65,7 +69,8 @@ struct JSONParser {
     /// Frees the parser's stacks; call once when done.
     func deallocate() {
         elementStack.deallocate()
-        memberStack.deallocate()
+        keyStack.deallocate()
+        scratch.deallocate()
     }
 
     mutating func parseDocument() throws(JSONParseFailure) -> JSONValue {
@@ -173,13 +178,29 @@ struct JSONParser {
             depth -= 1
             return .object(JSONObject())
         }
-        let stackBase = memberStack.count
+        let valueBase = elementStack.count
+        let keyBase = keyStack.count
+        // The shape node of the keys so far, or nil once this object's keys are kept as strings.
+        var node: ShapeNode? = shapes
         while true {
             guard position < count else { throw fail(position, "unterminated object, expected a key or '}'") }
             guard base[position] == UInt8(ascii: "\"") else {
                 throw fail(position, "unexpected \(describe(position)), expected a string key in double quotes")
             }
-            let key = try parseString()
+            let keyBytes = try parseStringBytes()
+            if let current = node {
+                if let next = current.child(matching: keyBytes) {
+                    node = next
+                } else if current.canGrow {
+                    node = current.addChild(String(decoding: keyBytes, as: UTF8.self), bytes: keyBytes)
+                } else {
+                    for key in current.keyPath() { keyStack.push(key) }
+                    keyStack.push(String(decoding: keyBytes, as: UTF8.self))
+                    node = nil
+                }
+            } else {
+                keyStack.push(String(decoding: keyBytes, as: UTF8.self))
+            }
             skipWhitespace()
             guard position < count, base[position] == UInt8(ascii: ":") else {
                 throw fail(position, "expected ':' after object key, found \(describe(position))")
@@ -187,8 +208,7 @@ struct JSONParser {
             position += 1
             skipWhitespace()
             guard position < count else { throw fail(position, "expected a value after ':', found end of input") }
-            let value = try parseValue()
-            memberStack.push((key: key, value: value))
+            elementStack.push(try parseValue())
             skipWhitespace()
             guard position < count else { throw fail(position, "unterminated object, expected ',' or '}'") }
             let b = base[position]
@@ -200,7 +220,11 @@ struct JSONParser {
                 }
             } else if b == UInt8(ascii: "}") {
                 depth -= 1
-                return .object(JSONObject(parsedMembers: memberStack.popArray(from: stackBase)))
+                let values = elementStack.popArray(from: valueBase)
+                if let node {
+                    return .object(JSONObject(shape: node.objectKeys(), values: values))
+                }
+                return .object(JSONObject(keys: keyStack.popArray(from: keyBase), values: values))
             } else {
                 throw fail(position - 1, "unexpected \(describe(position - 1)) in object, expected ',' or '}'")
             }
@@ -253,6 +277,13 @@ struct JSONParser {
 
     /// Parses a string starting at its opening quote.
     private mutating func parseString() throws(JSONParseFailure) -> String {
+        String(decoding: try parseStringBytes(), as: UTF8.self)
+    }
+
+    /// Parses a string starting at its opening quote and returns its validated UTF-8 bytes,
+    /// pointing into the document or, for strings with escapes, into the scratch buffer (valid
+    /// until the next string is parsed).
+    private mutating func parseStringBytes() throws(JSONParseFailure) -> UnsafeBufferPointer<UInt8> {
         let start = position + 1
         var i = start
         // Fast path: no escapes. Validate UTF-8 as we go.
@@ -260,8 +291,7 @@ struct JSONParser {
             let b = base[i]
             if b == UInt8(ascii: "\"") {
                 position = i + 1
-                let bytes = UnsafeBufferPointer(start: base + start, count: i - start)
-                return String(decoding: bytes, as: UTF8.self)
+                return UnsafeBufferPointer(start: base + start, count: i - start)
             } else if b == UInt8(ascii: "\\") {
                 return try parseEscapedString(from: start, firstEscape: i)
             } else if b < 0x20 {
@@ -275,25 +305,25 @@ struct JSONParser {
         throw fail(position, "unterminated string")
     }
 
-    private mutating func parseEscapedString(from start: Int, firstEscape: Int) throws(JSONParseFailure) -> String {
-        scratch.removeAll(keepingCapacity: true)
+    private mutating func parseEscapedString(from start: Int, firstEscape: Int) throws(JSONParseFailure) -> UnsafeBufferPointer<UInt8> {
+        scratch.removeAll()
         scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: firstEscape - start))
         var i = firstEscape
         while i < count {
             let b = base[i]
             if b == UInt8(ascii: "\"") {
                 position = i + 1
-                return String(decoding: scratch, as: UTF8.self)
+                return scratch.buffer
             } else if b == UInt8(ascii: "\\") {
                 guard i + 1 < count else { break }
                 let e = base[i + 1]
                 switch e {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(e)
-                case UInt8(ascii: "b"): scratch.append(0x08)
-                case UInt8(ascii: "f"): scratch.append(0x0C)
-                case UInt8(ascii: "n"): scratch.append(0x0A)
-                case UInt8(ascii: "r"): scratch.append(0x0D)
-                case UInt8(ascii: "t"): scratch.append(0x09)
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.push(e)
+                case UInt8(ascii: "b"): scratch.push(0x08)
+                case UInt8(ascii: "f"): scratch.push(0x0C)
+                case UInt8(ascii: "n"): scratch.push(0x0A)
+                case UInt8(ascii: "r"): scratch.push(0x0D)
+                case UInt8(ascii: "t"): scratch.push(0x09)
                 case UInt8(ascii: "u"):
                     var scalar = try hex4(at: i + 2, escapeAt: i)
                     var length = 6
@@ -324,7 +354,7 @@ struct JSONParser {
                 scratch.append(contentsOf: UnsafeBufferPointer(start: base + i, count: next - i))
                 i = next
             } else {
-                scratch.append(b)
+                scratch.push(b)
                 i += 1
             }
         }
@@ -350,19 +380,19 @@ struct JSONParser {
 
     private mutating func appendUTF8(_ scalar: UInt32) {
         if scalar < 0x80 {
-            scratch.append(UInt8(scalar))
+            scratch.push(UInt8(scalar))
         } else if scalar < 0x800 {
-            scratch.append(UInt8(0xC0 | scalar >> 6))
-            scratch.append(UInt8(0x80 | scalar & 0x3F))
+            scratch.push(UInt8(0xC0 | scalar >> 6))
+            scratch.push(UInt8(0x80 | scalar & 0x3F))
         } else if scalar < 0x10000 {
-            scratch.append(UInt8(0xE0 | scalar >> 12))
-            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            scratch.append(UInt8(0x80 | scalar & 0x3F))
+            scratch.push(UInt8(0xE0 | scalar >> 12))
+            scratch.push(UInt8(0x80 | scalar >> 6 & 0x3F))
+            scratch.push(UInt8(0x80 | scalar & 0x3F))
         } else {
-            scratch.append(UInt8(0xF0 | scalar >> 18))
-            scratch.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            scratch.append(UInt8(0x80 | scalar & 0x3F))
+            scratch.push(UInt8(0xF0 | scalar >> 18))
+            scratch.push(UInt8(0x80 | scalar >> 12 & 0x3F))
+            scratch.push(UInt8(0x80 | scalar >> 6 & 0x3F))
+            scratch.push(UInt8(0x80 | scalar & 0x3F))
         }
     }
 

@@ -31,6 +31,21 @@ struct MoveStack<Element> {
         return result
     }
 
+    /// The elements as a buffer, valid until the stack next changes.
+    var buffer: UnsafeBufferPointer<Element> {
+        UnsafeBufferPointer(start: storage, count: count)
+    }
+
+    mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
+        for element in elements { push(element) }
+    }
+
+    /// Removes all elements, keeping the storage.
+    mutating func removeAll() {
+        storage.deinitialize(count: count)
+        count = 0
+    }
+
     private mutating func grow() {
         let newCapacity = capacity * 2
         let newStorage = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)

@@ -6,7 +6,10 @@
 /// **Duplicate keys: the last value wins, at the position of the first occurrence** (what
 /// JavaScript's `JSON.parse` does). RFC 8259 leaves the behaviour open.
 ///
-/// Small objects (up to 8 members) are searched linearly; larger ones carry a hash index.
+/// Storage: the keys live in an ``ObjectKeys`` that the parser shares between objects with
+/// the same keys in the same order (the rows of an API response), and the values in an array.
+/// Objects with more than 8 keys carry a hash index in their keys; smaller ones are searched
+/// linearly.
 ///
 /// ```swift
 /// let object: JSONObject = ["id": 1, "name": "Ada"]
@@ -16,57 +19,43 @@
 public struct JSONObject: Sendable, Equatable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     public typealias Element = (key: String, value: JSONValue)
 
-    /// Above this many members a hash index is kept.
-    static let indexThreshold = 8
-
-    @usableFromInline var members: [Element]
-    private var index: [ExactKey: Int]?
+    @usableFromInline var shape: ObjectKeys
+    @usableFromInline var storedValues: [JSONValue]
 
     public init() {
-        members = []
-        index = nil
+        shape = ObjectKeys.empty
+        storedValues = []
+    }
+
+    private init(unchecked shape: ObjectKeys, values: [JSONValue]) {
+        self.shape = shape
+        self.storedValues = values
     }
 
     /// Creates an object from key-value pairs in order; for a duplicate key the last value wins,
     /// kept at the position of the key's first occurrence.
     public init(_ pairs: [(key: String, value: JSONValue)]) {
-        self.init(parsedMembers: pairs)
+        self.init(keys: pairs.map(\.key), values: pairs.map(\.value))
     }
 
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self.init(parsedMembers: elements.map { (key: $0.0, value: $0.1) })
+        self.init(keys: elements.map(\.0), values: elements.map(\.1))
     }
 
-    /// Adopts `members` (as produced by the parser), resolving duplicate keys.
-    init(parsedMembers: [Element]) {
-        let count = parsedMembers.count
-        if count > JSONObject.indexThreshold {
-            var built = [ExactKey: Int](minimumCapacity: count)
-            for i in 0..<count where built.updateValue(i, forKey: ExactKey(parsedMembers[i].key)) != nil {
-                self = JSONObject.resolvingDuplicates(parsedMembers)
-                return
-            }
-            members = parsedMembers
-            index = built
-            return
-        }
-        if count > 1 {
-            for i in 1..<count {
-                for j in 0..<i where exactlyEqual(parsedMembers[i].key, parsedMembers[j].key) {
-                    self = JSONObject.resolvingDuplicates(parsedMembers)
-                    return
-                }
-            }
-        }
-        members = parsedMembers
-        index = nil
+    /// Pairs `keys` with `values` (same count), resolving duplicate keys.
+    init(keys: [String], values: [JSONValue]) {
+        self.init(shape: ObjectKeys(keys), values: values)
     }
 
-    private static func resolvingDuplicates(_ pairs: [Element]) -> JSONObject {
-        var object = JSONObject()
-        object.members.reserveCapacity(pairs.count)
-        for pair in pairs { object[pair.key] = pair.value }
-        return object
+    /// Pairs a (possibly shared) key list with values (same count), resolving duplicate keys.
+    init(shape: ObjectKeys, values: [JSONValue]) {
+        if shape.hasDuplicates {
+            var resolved = JSONObject()
+            for (key, value) in zip(shape.keys, values) { resolved[key] = value }
+            self = resolved
+        } else {
+            self = JSONObject(unchecked: shape, values: values)
+        }
     }
 
     // MARK: - Access
@@ -75,55 +64,62 @@ public struct JSONObject: Sendable, Equatable, Hashable, Sequence, ExpressibleBy
     /// appends it.
     public subscript(key: String) -> JSONValue? {
         get {
-            guard let i = position(of: key) else { return nil }
-            return members[i].value
+            guard let i = shape.position(of: key) else { return nil }
+            return storedValues[i]
         }
         set {
-            if let i = position(of: key) {
+            if let i = shape.position(of: key) {
                 if let newValue {
-                    members[i].value = newValue
+                    storedValues[i] = newValue
                 } else {
-                    members.remove(at: i)
-                    rebuildIndex()
+                    uniqueShape().remove(at: i)
+                    storedValues.remove(at: i)
                 }
             } else if let newValue {
-                members.append((key: key, value: newValue))
-                if index != nil {
-                    index![ExactKey(key)] = members.count - 1
-                } else if members.count > JSONObject.indexThreshold {
-                    rebuildIndex()
-                }
+                uniqueShape().append(key)
+                storedValues.append(newValue)
             }
         }
     }
 
     /// The keys in document order.
-    public var keys: [String] { members.map(\.key) }
+    public var keys: [String] { shape.keys }
 
     /// The values in document order.
-    public var values: [JSONValue] { members.map(\.value) }
+    public var values: [JSONValue] { storedValues }
 
-    public var count: Int { members.count }
-    public var isEmpty: Bool { members.isEmpty }
+    public var count: Int { storedValues.count }
+    public var isEmpty: Bool { storedValues.isEmpty }
 
-    public func makeIterator() -> IndexingIterator<[Element]> {
-        members.makeIterator()
+    public func makeIterator() -> Iterator {
+        Iterator(keys: shape.keys, values: storedValues)
     }
 
-    private func position(of key: String) -> Int? {
-        if let index { return index[ExactKey(key)] }
-        for i in members.indices where exactlyEqual(members[i].key, key) { return i }
-        return nil
-    }
+    public struct Iterator: IteratorProtocol {
+        private let keys: [String]
+        private let values: [JSONValue]
+        private var index = 0
 
-    private mutating func rebuildIndex() {
-        guard members.count > JSONObject.indexThreshold else {
-            index = nil
-            return
+        init(keys: [String], values: [JSONValue]) {
+            self.keys = keys
+            self.values = values
         }
-        var built = [ExactKey: Int](minimumCapacity: members.count)
-        for (i, member) in members.enumerated() { built[ExactKey(member.key)] = i }
-        index = built
+
+        public mutating func next() -> Element? {
+            guard index < values.count else { return nil }
+            defer { index += 1 }
+            return (keys[index], values[index])
+        }
+    }
+
+    public var underestimatedCount: Int { count }
+
+    /// The key list, copied first if other objects share it.
+    private mutating func uniqueShape() -> ObjectKeys {
+        if !isKnownUniquelyReferenced(&shape) || shape === ObjectKeys.empty {
+            shape = ObjectKeys(shape.keys)
+        }
+        return shape
     }
 
     // MARK: - Equality
@@ -131,13 +127,9 @@ public struct JSONObject: Sendable, Equatable, Hashable, Sequence, ExpressibleBy
     /// JSON equality: the same keys with equal values; member order is ignored.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        for (i, member) in lhs.members.enumerated() {
-            // Same order is the common case; fall back to lookup.
-            if i < rhs.members.count, exactlyEqual(rhs.members[i].key, member.key) {
-                if rhs.members[i].value != member.value { return false }
-            } else {
-                guard let other = rhs[member.key], other == member.value else { return false }
-            }
+        if lhs.shape === rhs.shape { return lhs.storedValues == rhs.storedValues }
+        for (i, key) in lhs.shape.keys.enumerated() {
+            guard let other = rhs[key], other == lhs.storedValues[i] else { return false }
         }
         return true
     }
@@ -145,7 +137,7 @@ public struct JSONObject: Sendable, Equatable, Hashable, Sequence, ExpressibleBy
     public func hash(into hasher: inout Hasher) {
         // Order-independent: combine per-member hashes commutatively.
         var combined = 0
-        for member in members {
+        for member in self {
             var h = Hasher()
             h.combine(ExactKey(member.key))
             h.combine(member.value)
@@ -153,6 +145,72 @@ public struct JSONObject: Sendable, Equatable, Hashable, Sequence, ExpressibleBy
         }
         hasher.combine(count)
         hasher.combine(combined)
+    }
+}
+
+/// The keys of one or more objects, in order, with a hash index above 8 keys.
+///
+/// `@unchecked Sendable`: an instance is mutated only through ``JSONObject``'s copy-on-write
+/// (`uniqueShape()`), that is while exactly one object refers to it; shared instances (the
+/// parser's, the empty one) are never mutated.
+@usableFromInline
+final class ObjectKeys: @unchecked Sendable {
+    /// Above this many keys a hash index is kept.
+    static let indexThreshold = 8
+    static let empty = ObjectKeys([])
+
+    private(set) var keys: [String]
+    private var index: [ExactKey: Int]?
+    /// Set when `keys` repeats a key; ``JSONObject`` then resolves the members itself.
+    private(set) var hasDuplicates = false
+
+    init(_ keys: [String]) {
+        self.keys = keys
+        if keys.count > ObjectKeys.indexThreshold {
+            var built = [ExactKey: Int](minimumCapacity: keys.count)
+            for (i, key) in keys.enumerated() where built.updateValue(i, forKey: ExactKey(key)) != nil {
+                hasDuplicates = true
+                return
+            }
+            index = built
+        } else if keys.count > 1 {
+            for i in 1..<keys.count {
+                for j in 0..<i where exactlyEqual(keys[i], keys[j]) {
+                    hasDuplicates = true
+                    return
+                }
+            }
+        }
+    }
+
+    func position(of key: String) -> Int? {
+        if let index { return index[ExactKey(key)] }
+        for i in keys.indices where exactlyEqual(keys[i], key) { return i }
+        return nil
+    }
+
+    func append(_ key: String) {
+        keys.append(key)
+        if index != nil {
+            index![ExactKey(key)] = keys.count - 1
+        } else if keys.count > ObjectKeys.indexThreshold {
+            rebuildIndex()
+        }
+    }
+
+    func remove(at i: Int) {
+        keys.remove(at: i)
+        rebuildIndex()
+    }
+
+    private func rebuildIndex() {
+        guard keys.count > ObjectKeys.indexThreshold else {
+            index = nil
+            return
+        }
+        var built = [ExactKey: Int](minimumCapacity: keys.count)
+        for (i, key) in keys.enumerated() { built[ExactKey(key)] = i }
+        index = built
     }
 }
 
