@@ -32,6 +32,8 @@ let package = Package(
             name: "courier",
             dependencies: ["CourierEngine", "CourierReports", "CourierWorkflow", "CourierJSON", "CourierHTTP", "CourierDiagnostics"]
         ),
+        // Not a product: the JSON benchmark's runner (Benchmarks/json/bench.sh).
+        .executableTarget(name: "courier-json-bench", dependencies: ["CourierJSON"], path: "Benchmarks/json/Sources"),
         .testTarget(name: "CourierJSONTests", dependencies: ["CourierJSON"]),
         .testTarget(name: "CourierWorkflowTests", dependencies: ["CourierWorkflow", "CourierDiagnostics"], exclude: ["Fixtures"]),
         .testTarget(name: "CourierEngineTests", dependencies: ["CourierEngine", "CourierWorkflow", "CourierHTTP", "CourierJSON"]),
