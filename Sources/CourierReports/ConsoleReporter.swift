@@ -19,7 +19,8 @@ package final class ConsoleReporter: Sendable {
     private let renderer: DiagnosticRenderer
     private let write: @Sendable (String) -> Void
     /// Events may arrive from several workflows at once; keep their lines whole.
-    private let lock = Mutex(())
+    /// Holds whether a workflow was already shown, to separate the next one.
+    private let lock = Mutex(false)
 
     package init(options: Options, sources: SourceStore, write: @escaping @Sendable (String) -> Void) {
         self.options = options
@@ -38,7 +39,11 @@ package final class ConsoleReporter: Sendable {
             text = failureBlocks(workflow) + (options.verbose ? verboseTranscripts(workflow) : "")
         }
         guard !text.isEmpty else { return }
-        lock.withLock { _ in write(text) }
+        lock.withLock { shownAny in
+            if case .workflowStarted = event, shownAny { write("\n") }
+            shownAny = true
+            write(text)
+        }
     }
 
     /// The closing lines: counts per outcome and the wall-clock time.
