@@ -64,6 +64,7 @@ struct JSONPathEvaluator {
                 }
             case .descendant(let selectors):
                 for node in nodes {
+                    found.removeAll(keepingCapacity: true)
                     var path = DescentPath(base: node.path, enabled: trackPaths)
                     descend(node.value, selectors, path: &path, found: &found, into: &next)
                 }
@@ -85,17 +86,19 @@ struct JSONPathEvaluator {
         _ value: JSONValue, _ selectors: [PathSelector], path: inout DescentPath,
         found: inout [Found], into output: inout [EvaluationNode]
     ) {
-        found.removeAll(keepingCapacity: true)
         for selector in selectors { collect(selector, from: value, into: &found) }
         if !found.isEmpty {
             let parent = path.link()
             for item in found {
                 output.append(EvaluationNode(value: item.value, path: path.enabled ? PathLink(parent: parent, step: item.step) : nil))
             }
+            found.removeAll(keepingCapacity: true)
         }
+        // Scalars have no children and every selector needs an array or object, so the walk
+        // only enters containers.
         switch value {
         case .array(let elements):
-            for i in elements.indices {
+            for i in elements.indices where elements[i].isContainer {
                 path.push(.index(i))
                 descend(elements[i], selectors, path: &path, found: &found, into: &output)
                 path.pop()
@@ -103,7 +106,7 @@ struct JSONPathEvaluator {
         case .object(let object):
             let keys = object.shape.keys
             let values = object.storedValues
-            for i in values.indices {
+            for i in values.indices where values[i].isContainer {
                 path.push(.name(keys[i]))
                 descend(values[i], selectors, path: &path, found: &found, into: &output)
                 path.pop()
@@ -303,6 +306,17 @@ struct JSONPathEvaluator {
             return regex.matches(subject)
         case .length, .count, .value:
             return false  // value-typed; rejected as tests by the parser
+        }
+    }
+}
+
+extension JSONValue {
+    /// Whether this is an array or an object.
+    @inline(__always)
+    var isContainer: Bool {
+        switch self {
+        case .array, .object: true
+        default: false
         }
     }
 }

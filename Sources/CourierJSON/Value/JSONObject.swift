@@ -219,8 +219,9 @@ final class ObjectKeys: @unchecked Sendable {
 /// Equality on Unicode scalars (Swift's `==` on `String` uses canonical equivalence).
 @inline(__always)
 func exactlyEqual(_ a: String, _ b: String) -> Bool {
-    // Canonically different strings cannot have equal bytes, and `==` is fast when they differ.
-    a == b && a.utf8.elementsEqual(b.utf8)
+    // Lengths are O(1); canonically different strings cannot have equal bytes, and `==` is
+    // fast when they differ.
+    a.utf8.count == b.utf8.count && a == b && a.utf8.elementsEqual(b.utf8)
 }
 
 /// A dictionary key comparing strings by their exact UTF-8 bytes.
