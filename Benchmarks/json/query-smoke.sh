@@ -4,7 +4,7 @@
 #   Benchmarks/json/query-smoke.sh                        # uses .build/debug/courier query
 #   QUERY_CMD="/path/to/courier query" Benchmarks/json/query-smoke.sh
 set -uo pipefail
-read -r -a QUERY <<< "${QUERY_CMD:-.build/debug/courier query}"
+read -r -a QUERY <<< "${QUERY_CMD:-$(cd "$(dirname "$0")/../.." && pwd)/.build/debug/courier query}"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
