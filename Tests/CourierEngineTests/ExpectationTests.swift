@@ -407,3 +407,74 @@ private func check(_ expect: String, response: HTTPResponse) async throws -> (fa
         }
     }
 }
+
+// MARK: - Operands
+
+@Suite struct OperandTests {
+    @Test func expectedValuesMayBeTemplates() async throws {
+        let yaml = """
+        vars: { want_id: 42, allowed: [41, 42], prefix: Ada, version: 2 }
+        steps:
+          - request: { url: http://h/x }
+            expect:
+              headers: { X-Version: "{{ version }}" }
+              json:
+                $.id: "{{ want_id }}"
+                $.name: { starts_with: "{{ prefix }}" }
+                $.count: { in: "{{ allowed }}", lt: "{{ want_id }}" }
+        """
+        let response = jsonResponse(200, #"{"id":42,"name":"Ada Lovelace","count":41}"#, headers: ["X-Version": "2"])
+        let outcome = try await runStep(yaml, response: response)
+        #expect(outcome.failures().map(\.message) == [])
+    }
+
+    @Test func anUnknownVariableInAnExpectationFailsWithItsPosition() async throws {
+        let yaml = """
+        steps:
+          - request: { url: http://h/x }
+            expect:
+              json:
+                $.id: "{{ want_idd }}"
+        """
+        let outcome = try await runStep(yaml, response: jsonResponse(200, #"{"id":42}"#))
+        let failures = outcome.failures()
+        #expect(failures.map(\.message) == ["json $.id: unknown variable 'want_idd'"])
+        starts(failures.first?.location, at: "want_idd", in: yaml)
+    }
+
+    @Test(arguments: [
+        ("body: { contains: 42 }", "the answer is 42"),
+        ("body: { not_contains: 7 }", "the answer is 42"),
+        ("json: { $.code: { contains: 404 } }", #"{"code":"E404"}"#),
+        ("headers: { Content-Length: { starts_with: 4 } }", "{}"),
+    ])
+    func aNumberOperandIsMatchedAsTextAgainstAString(_ expect: String, body: String) async throws {
+        // YAML reads `42` as a number; against text (a body, a header, a JSON string)
+        // `contains: 42` means the text "42", as `starts_with: 4` already does. Today
+        // `contains` reports "'contains' needs a string, …, but the value is a string".
+        let yaml = "steps:\n  - request: { url: http://h/x }\n    expect:\n      \(expect)\n"
+        let outcome = try await runStep(yaml, response: jsonResponse(200, body, headers: ["Content-Length": "42"]))
+        #expect(outcome.failures().map(\.message) == [])
+    }
+
+    @Test(arguments: ["2024-13-01", "2024-02-30", "2024-01-02T25:00:00Z", "yesterday", "2024-01-02 03:04:05Z"])
+    func isoDateRejectsInvalidDates(_ text: String) async throws {
+        let failures = try await checkJSON("$.d: { iso_date: true }", body: #"{"d":"\#(text)"}"#)
+        #expect(failures.map(\.message) == [#"json $.d: expected an ISO 8601 date, got "\#(text)""#])
+    }
+
+    @Test(arguments: ["2024-02-29", "2024-01-02T03:04:05Z", "2024-01-02T03:04:05.5-07:00"])
+    func isoDateAcceptsValidDates(_ text: String) async throws {
+        #expect(try await checkJSON("$.d: { iso_date: true }", body: #"{"d":"\#(text)"}"#).isEmpty)
+    }
+
+    @Test(arguments: ["123E4567-E89B-12D3-A456-426614174000", "00000000-0000-0000-0000-000000000000"])
+    func uuidAcceptsAnyCase(_ text: String) async throws {
+        #expect(try await checkJSON("$.u: { uuid: true }", body: #"{"u":"\#(text)"}"#).isEmpty)
+    }
+
+    @Test(arguments: ["123e4567e89b12d3a456426614174000", "123e4567-e89b-12d3-a456-42661417400g", "{123e4567-e89b-12d3-a456-426614174000}"])
+    func uuidRejectsOtherShapes(_ text: String) async throws {
+        #expect(try await checkJSON("$.u: { uuid: true }", body: #"{"u":"\#(text)"}"#).count == 1)
+    }
+}

@@ -424,3 +424,16 @@ private func indent(_ text: String, by spaces: Int) -> String {
         #expect(options.tls.caPath == "./ca.pem")
     }
 }
+
+@Suite struct JSONBodyTemplateTests {
+    @Test func aWholeBodyFromOneTemplateKeepsItsStructure() async throws {
+        let request = try await sentRequest("method: POST\nurl: http://h/x\njson: \"{{ payload }}\"", vars: "payload: { a: [1, true], b: null }")
+        #expect(request.bodyText == #"{"a":[1,true],"b":null}"#)
+    }
+
+    @Test func anUnknownVariableInABodySendsNothing() async throws {
+        let outcome = try await run("steps:\n  - request: { method: POST, url: http://h/x, json: { a: \"{{ nope }}\" } }\n")
+        #expect(outcome.requests.isEmpty)
+        #expect(outcome.steps.first?.outcome.error?.message == "unknown variable 'nope'")
+    }
+}
