@@ -27,22 +27,41 @@ struct MatcherEvaluator {
                                      message: "\(subject): expected \(Self.short(expected)), got \(Self.short(actual))",
                                      expected: Self.pretty(expected), actual: Self.pretty(actual))]
         case .predicates(let predicates, let range):
-            let needsValue = predicates.contains { predicate in
+            guard actual == nil else {
+                return predicates.flatMap { check($0, actual: actual, subject: subject) }
+            }
+            // Nothing there: only `exists: false` (or its spelling `not: { exists: true }`)
+            // can pass. Anything else is one "no value" failure, not one per predicate.
+            var failures: [AssertionFailure] = []
+            var needsValue = false
+            for predicate in predicates {
                 switch predicate.kind {
-                case .exists, .not: false
-                default: true
+                case .exists:
+                    failures += check(predicate, actual: nil, subject: subject)
+                case .not(let inner) where Self.onlyExistence(inner):
+                    failures += check(predicate, actual: nil, subject: subject)
+                default:
+                    needsValue = true
                 }
             }
-            if actual == nil && needsValue && !predicates.contains(where: { if case .exists(false) = $0.kind { true } else { false } }) {
-                // One message for the missing value, not one per predicate.
-                let others = predicates.filter { if case .exists = $0.kind { false } else { true } }
-                if !others.isEmpty {
-                    return [AssertionFailure(location: range, subject: subject,
-                                             message: "\(subject): there is no value to check",
-                                             expected: "a value", actual: "(nothing)")]
-                }
+            if needsValue {
+                failures.append(AssertionFailure(location: range, subject: subject,
+                                                 message: "\(subject): there is no value to check",
+                                                 expected: "a value", actual: "(nothing)"))
             }
-            return predicates.flatMap { check($0, actual: actual, subject: subject) }
+            return failures
+        }
+    }
+
+    /// Whether a matcher only asks about existence, so it can be decided without a value.
+    private static func onlyExistence(_ matcher: Matcher) -> Bool {
+        guard case .predicates(let predicates, _) = matcher else { return false }
+        return predicates.allSatisfy { predicate in
+            switch predicate.kind {
+            case .exists: true
+            case .not(let inner): onlyExistence(inner)
+            default: false
+            }
         }
     }
 
@@ -104,8 +123,13 @@ struct MatcherEvaluator {
                 let found: Bool
                 switch (actual, expected) {
                 case (.string(let s), .string(let part)): found = s.contains(part)
+                case (.string(let s), .number), (.string(let s), .bool):
+                    // `contains: 42` on text looks for the text "42", as `starts_with` does.
+                    found = s.contains(TemplateRenderer.interpolation(expected))
                 case (.array(let items), _): found = items.contains { Self.equal($0, expected) }
                 case (.object(let object), .string(let key)): found = object[key] != nil
+                case (.string, _), (.object, _):
+                    return fail("'\(predicate.kind.name)' cannot look for \(ExpressionEvaluator.describe(expected)) in \(ExpressionEvaluator.describe(actual))")
                 default: return typeMismatch(predicate.kind.name, needs: "a string, an array or an object")
                 }
                 return found == wanted ? [] : fail(wanted ? "expected to contain \(Self.short(expected))" : "expected not to contain \(Self.short(expected))", expected: (wanted ? "contains " : "does not contain ") + Self.pretty(expected))
@@ -196,16 +220,43 @@ struct MatcherEvaluator {
         return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
     }
 
-    /// A full date (`2026-11-30`) or an RFC 3339 date-time.
+    /// A full date (`2026-11-30`) or an RFC 3339 date-time, with every field in range
+    /// (Foundation's formatter would roll `2024-02-30` over to March).
     static func isISODate(_ s: String) -> Bool {
-        let full = ISO8601DateFormatter()
-        full.formatOptions = [.withFullDate]
-        if s.count == 10, full.date(from: s) != nil { return true }
-        let dateTime = ISO8601DateFormatter()
-        dateTime.formatOptions = [.withInternetDateTime]
-        if dateTime.date(from: s) != nil { return true }
-        dateTime.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return dateTime.date(from: s) != nil
+        let digits = Array(s.utf8)
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= digits.count else { return nil }
+            var value = 0
+            for byte in digits[from..<(from + count)] {
+                guard (48...57).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        func byte(_ index: Int) -> UInt8? { index < digits.count ? digits[index] : nil }
+        guard let year = number(0, 4), byte(4) == UInt8(ascii: "-"), let month = number(5, 2),
+              byte(7) == UInt8(ascii: "-"), let day = number(8, 2), (1...12).contains(month) else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...monthDays).contains(day) else { return false }
+        if digits.count == 10 { return true }
+
+        guard let t = byte(10), t == UInt8(ascii: "T") || t == UInt8(ascii: "t"),
+              let hour = number(11, 2), byte(13) == UInt8(ascii: ":"), let minute = number(14, 2),
+              byte(16) == UInt8(ascii: ":"), let second = number(17, 2),
+              hour <= 23, minute <= 59, second <= 60 else { return false }
+        var index = 19
+        if byte(index) == UInt8(ascii: ".") {
+            index += 1
+            let start = index
+            while let b = byte(index), (48...57).contains(b) { index += 1 }
+            guard index > start else { return false }
+        }
+        guard let zone = byte(index) else { return false }
+        if zone == UInt8(ascii: "Z") || zone == UInt8(ascii: "z") { return index + 1 == digits.count }
+        guard zone == UInt8(ascii: "+") || zone == UInt8(ascii: "-"), let offsetHours = number(index + 1, 2),
+              byte(index + 3) == UInt8(ascii: ":"), let offsetMinutes = number(index + 4, 2) else { return false }
+        return offsetHours <= 23 && offsetMinutes <= 59 && index + 6 == digits.count
     }
 
     static func article(_ word: String) -> String {

@@ -197,10 +197,10 @@ final class WorkflowRunner {
         let view = ResponseView(response)
         var failures = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
 
-        // Captures: the step's own later captures may use earlier ones.
-        let captures = CaptureEvaluator(renderer: renderer)
+        // Captures: the step's own later captures may use earlier ones, so each
+        // one is read with the scope as it is after the one before.
         for capture in step.capture {
-            switch captures.capture(capture, from: view) {
+            switch CaptureEvaluator(renderer: renderer).capture(capture, from: view) {
             case .success(let value):
                 scope[capture.name.value] = value
                 if capture.secret { addSecret(value) }
