@@ -46,13 +46,15 @@ final class TestServer: Sendable {
         let launcher = """
             import os, sys, threading, runpy
             def _watch():
-                try:
-                    sys.stdin.buffer.read()
-                finally:
-                    os._exit(0)
+                while os.read(0, 65536):
+                    pass
+                os._exit(0)
             threading.Thread(target=_watch, daemon=True).start()
             sys.argv = sys.argv[1:]
-            runpy.run_path(sys.argv[0], run_name="__main__")
+            try:
+                runpy.run_path(sys.argv[0], run_name="__main__")
+            finally:
+                os._exit(0)  # at once: the watcher thread must not hold up interpreter shutdown
             """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Paths.systemPython.hasPrefix("/") ? Paths.systemPython : "/usr/bin/env")
