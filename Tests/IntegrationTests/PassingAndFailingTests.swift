@@ -62,6 +62,9 @@ struct PassingAndFailingTests {
         #expect(report.cases.allSatisfy { $0.passed })
         #expect(report.suites.first?.attributes["tests"] == "3")
         #expect(report.suites.first?.attributes["failures"] == "0")
+        // Written atomically: nothing but the report is left in its folder.
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: workspace.path("out"))
+        #expect(leftovers == ["junit.xml"], "temporary files left next to the report: \(leftovers)")
     }
 
     @Test("a failed expectation: exit 1, file:line:col with caret, expected/actual, JUnit failure, later steps skipped, teardown runs")

@@ -86,14 +86,20 @@ struct JUnitReport {
                        text: element.stringValue ?? "")
     }
 
-    /// Runs Tests/Support/validate_junit.py with `COURIER_PYTHON` (default `.venv/bin/python3`)
-    /// against `<corpora>/junit/jenkins-xunit/junit-10.xsd`. An invalid report is a test failure.
-    /// A missing Python, `xmlschema` or schema is a failure on CI (`CI` set) and a known issue
-    /// elsewhere (run Scripts/venv.sh to get it).
+    /// Validates with Tests/Support/validate_junit.py (run once, in `--serve` mode, by
+    /// `SchemaValidator.shared`) against `<corpora>/junit/jenkins-xunit/junit-10.xsd`, using
+    /// `COURIER_PYTHON` (default `.venv/bin/python3`). An invalid report is a test failure. A
+    /// missing Python, `xmlschema` or schema is a failure on CI (`CI` set) and a known issue
+    /// elsewhere (Scripts/venv.sh installs what is needed).
     static func validateAgainstSchema(_ file: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let python = Paths.reportPython
-        let schema = Paths.junitSchema
-        func unavailable(_ why: String) {
+        switch await SchemaValidator.shared.validate(file.path) {
+        case .valid:
+            return
+        case .invalid(let reasons):
+            let report = (try? String(contentsOf: file, encoding: .utf8)) ?? "(unreadable)"
+            Issue.record("the JUnit report does not validate against junit-10.xsd:\n\(reasons)\n--- report ---\n\(report)",
+                         sourceLocation: sourceLocation)
+        case .unavailable(let why):
             let message = Comment(rawValue: "JUnit schema validation not run: \(why)")
             if Paths.onCI {
                 Issue.record(message, sourceLocation: sourceLocation)
@@ -102,24 +108,6 @@ struct JUnitReport {
                     Issue.record(message, sourceLocation: sourceLocation)
                 }
             }
-        }
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            return unavailable("no Python at '\(python)' (run Scripts/venv.sh, or set COURIER_PYTHON)")
-        }
-        guard FileManager.default.fileExists(atPath: schema.path) else {
-            return unavailable("no schema at '\(schema.path)' (set COURIER_CORPORA)")
-        }
-        let result = try await ProcessRunner.run(python, [Paths.validateJUnitScript.path, schema.path, file.path],
-                                                 timeout: .seconds(30))
-        switch result.status {
-        case 0:
-            return
-        case 3:
-            return unavailable(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
-        default:
-            let report = (try? String(contentsOf: file, encoding: .utf8)) ?? "(unreadable)"
-            Issue.record("the JUnit report does not validate against junit-10.xsd:\n\(result.stderr)\n--- report ---\n\(report)",
-                         sourceLocation: sourceLocation)
         }
     }
 }

@@ -42,9 +42,12 @@ final class TestServer: Sendable {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
 
         // The server runs under a tiny launcher that exits when its stdin closes, so a crashed
-        // or killed test process never leaves a server behind.
+        // or killed test process never leaves a server behind. It also unblocks all signals:
+        // Foundation's Process hands the child the spawning thread's signal mask, in which
+        // SIGTERM is blocked, so the server would otherwise ignore the SIGTERM that stops it.
         let launcher = """
-            import os, sys, threading, runpy
+            import os, sys, signal, threading, runpy
+            signal.pthread_sigmask(signal.SIG_SETMASK, [])
             def _watch():
                 while os.read(0, 65536):
                     pass
