@@ -60,8 +60,16 @@ final class RequestRecorder: @unchecked Sendable {
         return nil
     }
 
+    private var stopped = false
+
+    /// Stops listening; safe to call more than once (the descriptor is closed exactly once, so
+    /// a number reused by another test's socket is never closed by mistake).
     func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped else { return }
+        stopped = true
+        shutdown(listener, Int32(SHUT_RDWR))  // wakes the accept loop, which then ends
         close(listener)
     }
 
