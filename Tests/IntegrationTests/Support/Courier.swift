@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// Runs the built `courier` executable.
+enum Courier {
+    /// `courier ARGS...` in `directory`, with a clean, proxy-free, colour-free environment plus
+    /// `environment`. Killed after `timeout`.
+    static func run(
+        _ arguments: [String],
+        in directory: URL,
+        environment: [String: String] = [:],
+        timeout: Duration = .seconds(60)
+    ) async throws -> ProcessResult {
+        var env = ProcessInfo.processInfo.environment
+        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
+            env[name] = nil
+        }
+        env["no_proxy"] = "127.0.0.1,localhost"
+        env["NO_PROXY"] = "127.0.0.1,localhost"
+        env["NO_COLOR"] = "1"
+        env.merge(environment) { _, new in new }
+        let result = try await ProcessRunner.run(try Paths.courierBinary(), arguments, in: directory,
+                                                 environment: env, timeout: timeout)
+        if result.timedOut {
+            throw HarnessError("courier \(arguments.joined(separator: " ")) did not finish within \(timeout); output so far:\n\(result.allOutput)")
+        }
+        return result
+    }
+
+    /// `courier run FILES... --var base_url=<server> [extra]` in `workspace`.
+    static func run(
+        files: [String],
+        workspace: Workspace,
+        server: TestServer?,
+        extra: [String] = [],
+        environment: [String: String] = [:]
+    ) async throws -> ProcessResult {
+        var arguments = ["run"] + files
+        if let server { arguments += ["--var", "base_url=\(server.baseURL)"] }
+        return try await run(arguments + extra, in: workspace.url, environment: environment)
+    }
+}
+
+extension ProcessResult {
+    /// For `#expect(..., result.context)`: everything the run printed.
+    var context: Comment {
+        "exit \(status)\n--- stdout ---\n\(stdout)\n--- stderr ---\n\(stderr)"
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One `Tests/Servers/testserver.py` on a free loopback port.
+///
+/// Suites get one with the `.testServer` trait (started before the suite's first test, stopped
+/// with SIGTERM after its last); tests read it from `TestServer.current`.
+final class TestServer: Sendable {
+    let port: Int
+    private let process: ProcessBox
+    private let directory: URL
+
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    @TaskLocal static var current: TestServer?
+
+    /// The server of the enclosing `.testServer` suite.
+    static func shared() throws -> TestServer {
+        guard let server = current else {
+            throw HarnessError("no test server: add the .testServer trait to the suite")
+        }
+        return server
+    }
+
+    private init(port: Int, process: ProcessBox, directory: URL) {
+        self.port = port
+        self.process = process
+        self.directory = directory
+    }
+
+    /// Starts the server and waits (at most 10 s) for its port file.
+    static func start() async throws -> TestServer {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("courier-it-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let portFile = directory.appendingPathComponent("port")
+        try? FileManager.default.removeItem(at: portFile)
+        let log = directory.appendingPathComponent("server.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+
+        // The server runs under a tiny launcher that exits when its stdin closes, so a crashed
+        // or killed test process never leaves a server behind. It also unblocks all signals:
+        // Foundation's Process hands the child the spawning thread's signal mask, in which
+        // SIGTERM is blocked, so the server would otherwise ignore the SIGTERM that stops it.
+        let launcher = """
+            import os, sys, signal, threading, runpy
+            signal.pthread_sigmask(signal.SIG_SETMASK, [])
+            def _watch():
+                while os.read(0, 65536):
+                    pass
+                os._exit(0)
+            threading.Thread(target=_watch, daemon=True).start()
+            sys.argv = sys.argv[1:]
+            try:
+                runpy.run_path(sys.argv[0], run_name="__main__")
+            finally:
+                os._exit(0)  # at once: the watcher thread must not hold up interpreter shutdown
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Paths.systemPython.hasPrefix("/") ? Paths.systemPython : "/usr/bin/env")
+        let script = Paths.testServerScript.path
+        let args = ["-c", launcher, script, "--port-file", portFile.path]
+        process.arguments = Paths.systemPython.hasPrefix("/") ? args : ["python3"] + args
+        let stdin = Pipe()
+        process.standardInput = stdin
+        let logHandle = try FileHandle(forWritingTo: log)
+        process.standardOutput = logHandle
+        process.standardError = logHandle
+        try process.run()
+        try? logHandle.close()
+        let box = ProcessBox(process: process, stdin: stdin)
+
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while clock.now < deadline {
+            if let text = try? String(contentsOf: portFile, encoding: .utf8),
+               let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), port > 0 {
+                return TestServer(port: port, process: box, directory: directory)
+            }
+            if !process.isRunning { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        box.stop()
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        throw HarnessError("testserver.py did not write its port file within 10 s; its output:\n\(output)")
+    }
+
+    /// SIGTERM, then SIGKILL if it is still running after 3 s.
+    func stop() {
+        process.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A plain HTTP/1.1 GET over a socket (no proxies, no libcurl): the server's own view of
+    /// things, e.g. `/auth/stats`.
+    func get(_ path: String) throws -> (status: Int, body: String) {
+        try RawHTTP.get(host: "127.0.0.1", port: port, path: path)
+    }
+
+    /// `get` + JSON object decoding.
+    func getJSON(_ path: String) throws -> [String: Any] {
+        let (status, body) = try get(path)
+        guard status == 200,
+              let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else {
+            throw HarnessError("GET \(path) gave \(status): \(body)")
+        }
+        return object
+    }
+}
+
+/// The server's `Process` (not Sendable) and the write end of its stdin, kept open while it runs.
+private final class ProcessBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var process: Process?
+    private let stdin: Pipe
+
+    init(process: Process, stdin: Pipe) {
+        self.process = process
+        self.stdin = stdin
+    }
+
+    func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let process else { return }
+        self.process = nil
+        if process.isRunning {
+            process.terminate()
+            let deadline = Date().addingTimeInterval(3)
+            while process.isRunning && Date() < deadline { usleep(10_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        try? stdin.fileHandleForWriting.close()
+    }
+
+    deinit { stop() }
+}
+
+/// `.testServer`: one test server for the suite it is attached to.
+struct TestServerTrait: SuiteTrait, TestTrait, TestScoping {
+    func provideScope(for test: Test, testCase: Test.Case?,
+                      performing function: @Sendable () async throws -> Void) async throws {
+        // A test inside a suite that already has a server uses that one.
+        if TestServer.current != nil && !test.isSuite {
+            try await function()
+            return
+        }
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        try await TestServer.$current.withValue(server) {
+            try await function()
+        }
+    }
+}
+
+extension Trait where Self == TestServerTrait {
+    /// Starts a `testserver.py` for the suite (or test); see `TestServer.current`.
+    static var testServer: Self { TestServerTrait() }
+}
+
+/// Minimal blocking HTTP client over a POSIX socket.
+enum RawHTTP {
+    static func get(host: String, port: Int, path: String) throws -> (status: Int, body: String) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw HarnessError("socket() failed: errno \(errno)") }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, host, &address.sin_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw HarnessError("connect to \(host):\(port) failed: errno \(errno)") }
+        let request = "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n\r\n"
+        let bytes = Array(request.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { throw HarnessError("write failed: errno \(errno)") }
+            sent += n
+        }
+        var response = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            response += buffer[0..<n]
+        }
+        let text = String(decoding: response, as: UTF8.self)
+        guard let headerEnd = text.range(of: "\r\n\r\n") else {
+            throw HarnessError("malformed response from \(host):\(port)\(path): \(text)")
+        }
+        let statusLine = text[..<headerEnd.lowerBound].split(separator: "\r\n").first ?? ""
+        let parts = statusLine.split(separator: " ")
+        let status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        return (status, String(text[headerEnd.upperBound...]))
+    }
+
+    /// A loopback port that nothing listens on: bound to get a free one, then closed.
+    static func unusedPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw HarnessError("socket() failed: errno \(errno)") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0 else { throw HarnessError("bind failed: errno \(errno)") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { throw HarnessError("getsockname failed: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
