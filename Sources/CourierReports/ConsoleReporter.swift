@@ -61,7 +61,8 @@ package final class ConsoleReporter: Sendable {
         var text = "\n"
         text += "\(run.workflows.count) workflow\(run.workflows.count == 1 ? "" : "s")"
         text += " (\(run.workflows.count - failedWorkflows) passed, \(failedWorkflows) failed),"
-        text += " \(passed + failed + errored + skipped) steps: \(passed) passed, \(failed) failed,"
+        let steps = passed + failed + errored + skipped
+        text += " \(steps) step\(steps == 1 ? "" : "s"): \(passed) passed, \(failed) failed,"
         text += " \(errored) errored, \(skipped) skipped in \(Self.duration(run.durationMicroseconds))\n"
         if run.interrupted {
             text += style("INTERRUPTED", .boldRed) + "\n"
@@ -98,8 +99,8 @@ package final class ConsoleReporter: Sendable {
             case .failed(let failures):
                 for failure in failures {
                     var diagnostic = renderer.render(Diagnostic.error(masker.mask(failure.message), at: failure.location))
-                    if let expected = failure.expected { diagnostic += "  expected: \(masker.mask(expected))\n" }
-                    if let actual = failure.actual { diagnostic += "  actual:   \(masker.mask(actual))\n" }
+                    if let expected = failure.expected { diagnostic += "  expected: \(hanging(masker.mask(expected)))\n" }
+                    if let actual = failure.actual { diagnostic += "  actual:   \(hanging(masker.mask(actual)))\n" }
                     out += diagnostic
                 }
             case .errored(let error):
@@ -126,6 +127,11 @@ package final class ConsoleReporter: Sendable {
             }
         }
         return out
+    }
+
+    /// Continuation lines of a multi-line value line up under its first line.
+    private func hanging(_ text: String) -> String {
+        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: "\n            ")
     }
 
     private func indent(_ text: String) -> String {

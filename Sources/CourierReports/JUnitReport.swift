@@ -40,7 +40,7 @@ package enum JUnitReport {
 
     /// Writes the report atomically: a temporary file beside `path`, then a rename,
     /// so a CI job never picks up half a file.
-    package static func write(_ run: RunResult, to path: String) throws {
+    package static func write(_ run: RunResult, to path: String) throws(AtomicFile.WriteError) {
         try AtomicFile.write(render(run), to: path)
     }
 

@@ -98,6 +98,36 @@ final class WorkflowRunner {
         }
     }
 
+    /// `Authorization` and `Cookie` values are secrets whatever the workflow says:
+    /// a server may echo them back in a body, where no header name marks them.
+    private func recordCredentials(in headers: HTTPHeaders) {
+        for field in headers {
+            switch field.name.lowercased() {
+            case "authorization", "proxy-authorization":
+                secrets.append(field.value)
+                let parts = field.value.split(separator: " ", maxSplits: 1)
+                guard parts.count == 2 else { continue }
+                let credential = String(parts[1]).trimmingCharacters(in: .whitespaces)
+                secrets.append(credential)
+                // Basic credentials: the password alone may show up too.
+                if parts[0].lowercased() == "basic", let data = Data(base64Encoded: credential),
+                   let decoded = String(data: data, encoding: .utf8) {
+                    secrets.append(decoded)
+                    if let colon = decoded.firstIndex(of: ":") { secrets.append(String(decoded[decoded.index(after: colon)...])) }
+                }
+            case "cookie":
+                secrets.append(field.value)
+                for pair in field.value.split(separator: ";") {
+                    if let equals = pair.firstIndex(of: "=") {
+                        secrets.append(pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+                    }
+                }
+            default:
+                continue
+            }
+        }
+    }
+
     private var renderer: TemplateRenderer { TemplateRenderer(scope: scope, functions: engine.functions) }
 
     // MARK: - Steps
@@ -180,6 +210,7 @@ final class WorkflowRunner {
             return result
         }
 
+        recordCredentials(in: httpRequest.headers)
         let attemptStart = clock.elapsedMicroseconds()
         var attempt = Attempt(request: httpRequest, startMicroseconds: attemptStart)
         let response: HTTPResponse

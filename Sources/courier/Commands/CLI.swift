@@ -1,3 +1,4 @@
+import CourierDiagnostics
 import CourierHTTP
 import Foundation
 
@@ -36,7 +37,7 @@ enum CLI {
                 return ExitCode.passed
             default:
                 var message = "unknown command '\(command)'"
-                if let close = ["run", "validate", "list", "query", "version", "help"].first(where: { $0.hasPrefix(command.prefix(2)) }) {
+                if let close = suggestion(for: command, among: ["run", "validate", "list", "query", "version", "help"]) {
                     message += "; did you mean '\(close)'?"
                 }
                 throw UsageError(message)

@@ -87,7 +87,7 @@ enum RunCommand {
             do {
                 try JUnitReport.write(result, to: junit)
             } catch {
-                Output.err("error: cannot write the JUnit report '\(junit)': \(error.localizedDescription)\n")
+                Output.err("error: JUnit report: \(error)\n")
                 status = ExitCode.internalError
             }
         }
