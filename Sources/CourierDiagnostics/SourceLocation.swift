@@ -3,22 +3,36 @@
 /// Columns count Unicode scalars (what libyaml counts), not bytes and not
 /// grapheme clusters, so a position converted once at the libyaml boundary
 /// stays valid all the way to the renderer.
+///
+/// Line and column are stored as 32-bit numbers: every node of a parsed
+/// workflow carries locations, and halving them shrank large files' trees.
+/// Values beyond 32 bits (a line of more than 2 GB) are clamped.
 package struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
     package var file: String
-    package var line: Int
-    package var column: Int
+    private var storedLine: Int32
+    private var storedColumn: Int32
+
+    package var line: Int {
+        get { Int(storedLine) }
+        set { storedLine = Int32(clamping: newValue) }
+    }
+
+    package var column: Int {
+        get { Int(storedColumn) }
+        set { storedColumn = Int32(clamping: newValue) }
+    }
 
     package init(file: String, line: Int, column: Int) {
         self.file = file
-        self.line = line
-        self.column = column
+        self.storedLine = Int32(clamping: line)
+        self.storedColumn = Int32(clamping: column)
     }
 
     /// Orders by file, then line, then column, so sorted diagnostics read top to bottom.
     package static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
         if lhs.file != rhs.file { return lhs.file < rhs.file }
-        if lhs.line != rhs.line { return lhs.line < rhs.line }
-        return lhs.column < rhs.column
+        if lhs.storedLine != rhs.storedLine { return lhs.storedLine < rhs.storedLine }
+        return lhs.storedColumn < rhs.storedColumn
     }
 
     /// `file:line:column`, the form editors and terminals turn into links.
@@ -31,22 +45,55 @@ package struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConve
 }
 
 /// A half-open range of source text: `end` is the first position after it.
+///
+/// A range lies in one file: it stores the file name once (`end` reports the
+/// start's file), which keeps the range at 32 bytes with a single reference —
+/// ranges are copied into every decoded value.
 package struct SourceRange: Sendable, Hashable, CustomStringConvertible {
-    package var start: SourceLocation
-    package var end: SourceLocation
+    package private(set) var file: String
+    private var startLine: Int32
+    private var startColumn: Int32
+    private var endLine: Int32
+    private var endColumn: Int32
+
+    package var start: SourceLocation {
+        get { SourceLocation(file: file, line: Int(startLine), column: Int(startColumn)) }
+        set {
+            file = newValue.file
+            startLine = Int32(clamping: newValue.line)
+            startColumn = Int32(clamping: newValue.column)
+        }
+    }
+
+    package var end: SourceLocation {
+        get { SourceLocation(file: file, line: Int(endLine), column: Int(endColumn)) }
+        set {
+            endLine = Int32(clamping: newValue.line)
+            endColumn = Int32(clamping: newValue.column)
+        }
+    }
 
     package init(start: SourceLocation, end: SourceLocation) {
-        self.start = start
-        self.end = end
+        self.file = start.file
+        self.startLine = Int32(clamping: start.line)
+        self.startColumn = Int32(clamping: start.column)
+        self.endLine = Int32(clamping: end.line)
+        self.endColumn = Int32(clamping: end.column)
     }
 
     /// An empty range at `location` (rendered as a single caret).
     package init(at location: SourceLocation) {
-        self.start = location
-        self.end = location
+        self.init(start: location, end: location)
     }
 
-    package var file: String { start.file }
+    /// A range from 1-based line/column pairs, without building locations first.
+    package init(file: String, startLine: Int, startColumn: Int, endLine: Int, endColumn: Int) {
+        self.file = file
+        self.startLine = Int32(clamping: startLine)
+        self.startColumn = Int32(clamping: startColumn)
+        self.endLine = Int32(clamping: endLine)
+        self.endColumn = Int32(clamping: endColumn)
+    }
 
     package var description: String { start.description }
 

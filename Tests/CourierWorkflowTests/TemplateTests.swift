@@ -91,12 +91,32 @@ private func shape(_ e: Expression) -> String {
         ("{{ a || b }}", "use 'or' instead of '||'", 15),
         ("{{ x | nope }}", "unknown filter 'nope'; known filters: base64_decode, base64_encode, default, first, float, int, json, last, length, lower, sha256, string, trim, upper, url_encode", 17),
         ("{{ random_int(1) }}", "function 'random_int' takes 2 arguments, found 1", 13),
+        // Columns count Unicode scalars, though the parser reads UTF-8 bytes.
+        ("héllo {{ a b }}", "unexpected 'b' after the expression", 21),
+        ("{{ a é }}", "unexpected 'é' after the expression", 15),
+        ("{{ '日本' | nope }}", "unknown filter 'nope'; known filters: base64_decode, base64_encode, default, first, float, int, json, last, length, lower, sha256, string, trim, upper, url_encode", 20),
+        ("ü {{ 'a\\é }}", "unterminated template: '{{' has no matching '}}'", 12),
     ])
     func syntaxErrorsPointAtTheColumn(source: String, message: String, column: Int) throws {
         let (_, d) = parseTemplate(source)
         let first = try #require(d.first)
         #expect(first.message == message)
         #expect(first.range?.start.column == column)
+    }
+
+    @Test func nonASCIITextAndStringsSurvive() throws {
+        let (template, d) = parseTemplate("héllo {{ 'wörld\\n' }} ✓")
+        #expect(d.isEmpty)
+        #expect(template.parts.count == 3)
+        guard case .literal(let head) = template.parts[0], case .expression(let e, let range) = template.parts[1],
+              case .literal(let tail) = template.parts[2] else {
+            Issue.record("unexpected parts \(template.parts)")
+            return
+        }
+        #expect(head == "héllo ")
+        #expect(shape(e) == "'wörld\n'")
+        #expect(range.start.column == 16 && range.end.column == 31)
+        #expect(tail == " ✓")
     }
 
     @Test func inexactPositionsFallBackToTheScalarStart() throws {

@@ -25,13 +25,14 @@ extension WorkflowDecoder {
         } else {
             error("missing required key 'url' in request", at: node.range)
         }
-        var request = Request(method: method, url: url ?? Template(literal: "", range: node.range), range: node.range)
-        if let q = f["query"] { request.query = query(q) }
-        if let a = f["auth"] { request.auth = requestAuth(a) }
-        request.options = options(f, context: "request")
-        if let h = f["headers"] { request.options.headers = headers(h, for: "headers") }
-        request.body = body(f)
-        return url == nil ? nil : request
+        // Everything is worked out first and the request built once: its setters replace its storage.
+        let query = f["query"].map(query) ?? []
+        let auth = f["auth"].flatMap(requestAuth)
+        var options = options(f, context: "request")
+        if let h = f["headers"] { options.headers = headers(h, for: "headers") }
+        let body = body(f)
+        guard let url else { return nil }
+        return Request(method: method, url: url, query: query, auth: auth, body: body, options: options, range: node.range)
     }
 
     private func query(_ node: YAMLNode) -> [(name: String, values: [TemplateValue])] {

@@ -31,11 +31,20 @@ final class WorkflowDecoder {
             entries.append((name, key, value))
         }
 
-        subscript(name: String) -> YAMLNode? { entries.first { $0.name == name }?.value }
+        subscript(name: String) -> YAMLNode? { entries.first { isSameKey($0.name, name) }?.value }
 
-        func key(_ name: String) -> YAMLNode? { entries.first { $0.name == name }?.key }
+        func key(_ name: String) -> YAMLNode? { entries.first { isSameKey($0.name, name) }?.key }
 
-        func has(_ name: String) -> Bool { entries.contains { $0.name == name } }
+        func has(_ name: String) -> Bool { entries.contains { isSameKey($0.name, name) } }
+    }
+
+    /// `a == b`, rejecting different lengths first: key lookups compare many
+    /// short names that differ, and a full string comparison of unequal strings
+    /// takes a slow path (it checks for canonically equivalent spellings). The
+    /// names compared are lower-case ASCII, which no other spelling is equivalent to.
+    @inline(__always)
+    static func isSameKey(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a == b
     }
 
     /// Checks that `node` is a mapping whose keys are all in `allowed`.
@@ -51,7 +60,7 @@ final class WorkflowDecoder {
         var fields = Fields(range: node.range)
         for pair in pairs {
             guard let name = scalarKey(pair.key, in: context) else { continue }
-            if allowed.contains(name) {
+            if allowed.contains(where: { Self.isSameKey($0, name) }) {
                 fields.add(name, key: pair.key, value: pair.value)
             } else if let hint = hints[name] {
                 error(hint, at: pair.key.range)

@@ -2,27 +2,73 @@ import CourierDiagnostics
 
 /// A step's `request:` (spec section 5).
 package struct Request: Sendable {
+    /// The fields live in one immutable object, so copying a request (into a
+    /// step, an optional, an array) copies one reference instead of ~900 bytes.
+    /// A setter replaces the object.
+    private final class Storage: Sendable {
+        let method: Template
+        let url: Template
+        let query: [(name: String, values: [TemplateValue])]
+        let auth: RequestAuth?
+        let body: Body?
+        let options: RequestOptions
+        let range: SourceRange
+
+        init(method: Template, url: Template, query: [(name: String, values: [TemplateValue])], auth: RequestAuth?, body: Body?, options: RequestOptions, range: SourceRange) {
+            self.method = method
+            self.url = url
+            self.query = query
+            self.auth = auth
+            self.body = body
+            self.options = options
+            self.range = range
+        }
+    }
+
+    private var storage: Storage
+
     /// `GET` when not written (then its range is the request's).
-    package var method: Template
-    package var url: Template
+    package var method: Template {
+        get { storage.method }
+        set { storage = Storage(method: newValue, url: storage.url, query: storage.query, auth: storage.auth, body: storage.body, options: storage.options, range: storage.range) }
+    }
+
+    package var url: Template {
+        get { storage.url }
+        set { storage = Storage(method: storage.method, url: newValue, query: storage.query, auth: storage.auth, body: storage.body, options: storage.options, range: storage.range) }
+    }
+
     /// Query parameters in file order; a YAML list repeats the parameter.
-    package var query: [(name: String, values: [TemplateValue])]
-    package var auth: RequestAuth?
-    package var body: Body?
+    package var query: [(name: String, values: [TemplateValue])] {
+        get { storage.query }
+        set { storage = Storage(method: storage.method, url: storage.url, query: newValue, auth: storage.auth, body: storage.body, options: storage.options, range: storage.range) }
+    }
+
+    package var auth: RequestAuth? {
+        get { storage.auth }
+        set { storage = Storage(method: storage.method, url: storage.url, query: storage.query, auth: newValue, body: storage.body, options: storage.options, range: storage.range) }
+    }
+
+    package var body: Body? {
+        get { storage.body }
+        set { storage = Storage(method: storage.method, url: storage.url, query: storage.query, auth: storage.auth, body: newValue, options: storage.options, range: storage.range) }
+    }
+
     /// Options written on the request itself, including its `headers`
     /// (in `options.headers`). Merge with `options.merged(over: workflow.defaults)`.
-    package var options: RequestOptions
-    package var range: SourceRange
+    package var options: RequestOptions {
+        get { storage.options }
+        set { storage = Storage(method: storage.method, url: storage.url, query: storage.query, auth: storage.auth, body: storage.body, options: newValue, range: storage.range) }
+    }
+
+    package var range: SourceRange {
+        get { storage.range }
+        set { storage = Storage(method: storage.method, url: storage.url, query: storage.query, auth: storage.auth, body: storage.body, options: storage.options, range: newValue) }
+    }
 
     package init(method: Template, url: Template, query: [(name: String, values: [TemplateValue])] = [],
                  auth: RequestAuth? = nil, body: Body? = nil, options: RequestOptions = RequestOptions(), range: SourceRange) {
-        self.method = method
-        self.url = url
-        self.query = query
-        self.auth = auth
-        self.body = body
-        self.options = options
-        self.range = range
+        storage = Storage(method: method, url: url, query: query, auth: auth, body: body, options: options, range: range)
     }
 
     /// The request's own headers (`options.headers`); a nil value removes a default.

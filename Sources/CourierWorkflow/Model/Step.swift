@@ -2,37 +2,103 @@ import CourierDiagnostics
 
 /// One step of `setup`, `steps`, `teardown` or `auth.login` (spec section 4).
 package struct Step: Sendable {
+    /// The fields live in one immutable object: a step is over 1.5 kB inline,
+    /// and decoding moved steps through optionals, enums and arrays, copying
+    /// all of it each time. A setter replaces the object (steps are rarely changed).
+    private final class Storage: Sendable {
+        let name: Template?
+        let id: Located<String>?
+        let action: StepAction
+        let expect: Expectations
+        let capture: [Capture]
+        let retry: RetryPolicy?
+        let condition: Expression?
+        let forEach: ForEach?
+        let delay: Duration?
+        let continueOnFailure: Bool?
+        let range: SourceRange
+
+        init(name: Template?, id: Located<String>?, action: StepAction, expect: Expectations, capture: [Capture], retry: RetryPolicy?, condition: Expression?, forEach: ForEach?, delay: Duration?, continueOnFailure: Bool?, range: SourceRange) {
+            self.name = name
+            self.id = id
+            self.action = action
+            self.expect = expect
+            self.capture = capture
+            self.retry = retry
+            self.condition = condition
+            self.forEach = forEach
+            self.delay = delay
+            self.continueOnFailure = continueOnFailure
+            self.range = range
+        }
+    }
+
+    private var storage: Storage
+
     /// Nil: the engine shows `METHOD url`.
-    package var name: Template?
-    package var id: Located<String>?
-    package var action: StepAction
-    package var expect: Expectations
-    package var capture: [Capture]
+    package var name: Template? {
+        get { storage.name }
+        set { storage = Storage(name: newValue, id: storage.id, action: storage.action, expect: storage.expect, capture: storage.capture, retry: storage.retry, condition: storage.condition, forEach: storage.forEach, delay: storage.delay, continueOnFailure: storage.continueOnFailure, range: storage.range) }
+    }
+
+    package var id: Located<String>? {
+        get { storage.id }
+        set { storage = Storage(name: storage.name, id: newValue, action: storage.action, expect: storage.expect, capture: storage.capture, retry: storage.retry, condition: storage.condition, forEach: storage.forEach, delay: storage.delay, continueOnFailure: storage.continueOnFailure, range: storage.range) }
+    }
+
+    package var action: StepAction {
+        get { storage.action }
+        set { storage = Storage(name: storage.name, id: storage.id, action: newValue, expect: storage.expect, capture: storage.capture, retry: storage.retry, condition: storage.condition, forEach: storage.forEach, delay: storage.delay, continueOnFailure: storage.continueOnFailure, range: storage.range) }
+    }
+
+    package var expect: Expectations {
+        get { storage.expect }
+        set { storage = Storage(name: storage.name, id: storage.id, action: storage.action, expect: newValue, capture: storage.capture, retry: storage.retry, condition: storage.condition, forEach: storage.forEach, delay: storage.delay, continueOnFailure: storage.continueOnFailure, range: storage.range) }
+    }
+
+    package var capture: [Capture] {
+        get { storage.capture }
+        set { storage = Storage(name: storage.name, id: storage.id, action: storage.action, expect: storage.expect, capture: newValue, retry: storage.retry, condition: storage.condition, forEach: storage.forEach, delay: storage.delay, continueOnFailure: storage.continueOnFailure, range: storage.range) }
+    }
+
     /// Overrides `defaults.retry` as a whole.
-    package var retry: RetryPolicy?
+    package var retry: RetryPolicy? {
+        get { storage.retry }
+        set { storage = Storage(name: storage.name, id: storage.id, action: storage.action, expect: storage.expect, capture: storage.capture, retry: newValue, condition: storage.condition, forEach: storage.forEach, delay: storage.delay, continueOnFailure: storage.continueOnFailure, range: storage.range) }
+    }
+
     /// `if:`; the step runs only when it is true.
-    package var condition: Expression?
-    package var forEach: ForEach?
+    package var condition: Expression? {
+        get { storage.condition }
+        set { storage = Storage(name: storage.name, id: storage.id, action: storage.action, expect: storage.expect, capture: storage.capture, retry: storage.retry, condition: newValue, forEach: storage.forEach, delay: storage.delay, continueOnFailure: storage.continueOnFailure, range: storage.range) }
+    }
+
+    package var forEach: ForEach? {
+        get { storage.forEach }
+        set { storage = Storage(name: storage.name, id: storage.id, action: storage.action, expect: storage.expect, capture: storage.capture, retry: storage.retry, condition: storage.condition, forEach: newValue, delay: storage.delay, continueOnFailure: storage.continueOnFailure, range: storage.range) }
+    }
+
     /// Wait before the step.
-    package var delay: Duration?
+    package var delay: Duration? {
+        get { storage.delay }
+        set { storage = Storage(name: storage.name, id: storage.id, action: storage.action, expect: storage.expect, capture: storage.capture, retry: storage.retry, condition: storage.condition, forEach: storage.forEach, delay: newValue, continueOnFailure: storage.continueOnFailure, range: storage.range) }
+    }
+
     /// Nil: the workflow's `continue_on_failure`.
-    package var continueOnFailure: Bool?
-    package var range: SourceRange
+    package var continueOnFailure: Bool? {
+        get { storage.continueOnFailure }
+        set { storage = Storage(name: storage.name, id: storage.id, action: storage.action, expect: storage.expect, capture: storage.capture, retry: storage.retry, condition: storage.condition, forEach: storage.forEach, delay: storage.delay, continueOnFailure: newValue, range: storage.range) }
+    }
+
+    package var range: SourceRange {
+        get { storage.range }
+        set { storage = Storage(name: storage.name, id: storage.id, action: storage.action, expect: storage.expect, capture: storage.capture, retry: storage.retry, condition: storage.condition, forEach: storage.forEach, delay: storage.delay, continueOnFailure: storage.continueOnFailure, range: newValue) }
+    }
 
     package init(name: Template?, id: Located<String>?, action: StepAction, expect: Expectations, capture: [Capture],
                  retry: RetryPolicy?, condition: Expression?, forEach: ForEach?, delay: Duration?,
                  continueOnFailure: Bool?, range: SourceRange) {
-        self.name = name
-        self.id = id
-        self.action = action
-        self.expect = expect
-        self.capture = capture
-        self.retry = retry
-        self.condition = condition
-        self.forEach = forEach
-        self.delay = delay
-        self.continueOnFailure = continueOnFailure
-        self.range = range
+        storage = Storage(name: name, id: id, action: action, expect: expect, capture: capture, retry: retry, condition: condition, forEach: forEach, delay: delay, continueOnFailure: continueOnFailure, range: range)
     }
 
     /// The request, when this step sends one.

@@ -11,16 +11,24 @@ import CourierDiagnostics
 /// postfix := primary ('.' name | '[' or ']')*
 /// primary := number | string | true | false | null | name '(' args ')' | name | '(' or ')'
 /// ```
+///
+/// It reads UTF-8 bytes: every token is ASCII, so only positions need Unicode
+/// scalars, and those are counted when a range is made (a no-op for ASCII text).
 struct ExpressionParser {
-    private let s: [Unicode.Scalar]
-    /// Offset of `s[0]` in the scalar's text, for positions.
-    private let offset: Int
+    /// The UTF-8 of the whole text the expression is part of.
+    private let s: UTF8Text
+    /// The byte just past the expression.
+    private let end: Int
+    private let start: Int
     private let positions: TextPositions
-    private var i = 0
+    private var i: Int
 
-    init(scalars: [Unicode.Scalar], offset: Int, positions: TextPositions) {
-        self.s = scalars
-        self.offset = offset
+    /// Parses `text.bytes[start..<end]`; positions are relative to the start of `text`.
+    init(text: UTF8Text, start: Int, end: Int, positions: TextPositions) {
+        self.s = text
+        self.start = start
+        self.end = end
+        self.i = start
         self.positions = positions
     }
 
@@ -33,12 +41,12 @@ struct ExpressionParser {
     mutating func parseWhole() -> Result<Expression, Diagnostic> {
         do throws(Failure) {
             skipSpaces()
-            if i >= s.count {
-                return .failure(.error("empty template expression; write a name between '{{' and '}}'", at: range(0, s.count)))
+            if i >= end {
+                return .failure(.error("empty template expression; write a name between '{{' and '}}'", at: range(start, end)))
             }
             let e = try parseOr()
             skipSpaces()
-            if i < s.count {
+            if i < end {
                 throw fail("unexpected '\(tokenText())' after the expression", at: i, i + tokenLength())
             }
             return .success(e)
@@ -80,10 +88,8 @@ struct ExpressionParser {
     private mutating func parseCompare() throws(Failure) -> Expression {
         let lhs = try parseFiltered()
         skipSpaces()
-        let ops: [(String, Expression.BinaryOperator)] = [("==", .equal), ("!=", .notEqual), ("<=", .lessOrEqual),
-                                                            (">=", .greaterOrEqual), ("<", .less), (">", .greater)]
-        for (text, op) in ops where lookingAt(text) {
-            i += text.unicodeScalars.count
+        for (text, op) in Self.comparisons where lookingAt(text) {
+            i += text.utf8.count
             let rhs = try parseFiltered()
             return Expression(.binary(op, lhs, rhs), range: lhs.range.union(rhs.range))
         }
@@ -93,11 +99,15 @@ struct ExpressionParser {
         return lhs
     }
 
+    private static let comparisons: [(String, Expression.BinaryOperator)] = [
+        ("==", .equal), ("!=", .notEqual), ("<=", .lessOrEqual), (">=", .greaterOrEqual), ("<", .less), (">", .greater),
+    ]
+
     private mutating func parseFiltered() throws(Failure) -> Expression {
         var base = try parsePostfix()
         while true {
             skipSpaces()
-            guard peek == "|" else { return base }
+            guard peek == UInt8(ascii: "|") else { return base }
             if lookingAt("||") { throw fail("use 'or' instead of '||'", at: i, i + 2) }
             i += 1
             skipSpaces()
@@ -107,7 +117,7 @@ struct ExpressionParser {
             }
             var arguments: [Expression] = []
             skipSpaces()
-            if peek == "(" { arguments = try parseArguments() }
+            if peek == UInt8(ascii: "(") { arguments = try parseArguments() }
             // A filter's range is its name and arguments: what a bad-filter diagnostic should underline.
             base = Expression(.filter(base, name, arguments), range: range(nameStart, i))
         }
@@ -116,17 +126,17 @@ struct ExpressionParser {
     private mutating func parsePostfix() throws(Failure) -> Expression {
         var base = try parsePrimary()
         while true {
-            if peek == "." {
+            if peek == UInt8(ascii: ".") {
                 i += 1
                 guard let name = identifier(allowLeadingDigit: true) else {
                     throw fail("expected a name after '.'", at: i, i + tokenLength())
                 }
                 base = Expression(.member(base, name), range: SourceRange(start: base.range.start, end: location(i)))
-            } else if peek == "[" {
+            } else if peek == UInt8(ascii: "[") {
                 i += 1
                 let index = try parseOr()
                 skipSpaces()
-                guard peek == "]" else { throw fail("expected ']' to close '['", at: i, i + tokenLength()) }
+                guard peek == UInt8(ascii: "]") else { throw fail("expected ']' to close '['", at: i, i + tokenLength()) }
                 i += 1
                 base = Expression(.index(base, index), range: SourceRange(start: base.range.start, end: location(i)))
             } else {
@@ -139,17 +149,17 @@ struct ExpressionParser {
         skipSpaces()
         let start = i
         guard let c = peek else { throw fail("incomplete expression; expected a name, a number or a string", at: i, i) }
-        if c == "(" {
+        if c == UInt8(ascii: "(") {
             i += 1
             var inner = try parseOr()
             skipSpaces()
-            guard peek == ")" else { throw fail("expected ')' to close '('", at: i, i + tokenLength()) }
+            guard peek == UInt8(ascii: ")") else { throw fail("expected ')' to close '('", at: i, i + tokenLength()) }
             i += 1
             inner.range = range(start, i)
             return inner
         }
-        if c == "'" || c == "\"" { return try parseString() }
-        if isDigit(c) || (c == "-" && i + 1 < s.count && isDigit(s[i + 1])) { return parseNumber() }
+        if c == UInt8(ascii: "'") || c == UInt8(ascii: "\"") { return try parseString() }
+        if isDigit(c) || (c == UInt8(ascii: "-") && i + 1 < end && isDigit(s[i + 1])) { return parseNumber() }
         if let name = identifier() {
             switch name {
             case "true": return Expression(.bool(true), range: range(start, i))
@@ -158,11 +168,11 @@ struct ExpressionParser {
             default: break
             }
             skipSpaces()
-            if peek == "(" {
+            if peek == UInt8(ascii: "(") {
                 let arguments = try parseArguments()
                 return Expression(.call(name, arguments), range: range(start, i))
             }
-            return Expression(.variable(name), range: range(start, start + name.unicodeScalars.count))
+            return Expression(.variable(name), range: range(start, start + name.utf8.count))
         }
         throw fail("expected a name, a number or a string, found '\(tokenText())'", at: i, i + tokenLength())
     }
@@ -171,12 +181,12 @@ struct ExpressionParser {
         i += 1  // (
         var arguments: [Expression] = []
         skipSpaces()
-        if peek == ")" { i += 1; return arguments }
+        if peek == UInt8(ascii: ")") { i += 1; return arguments }
         while true {
             arguments.append(try parseOr())
             skipSpaces()
-            if peek == "," { i += 1; continue }
-            if peek == ")" { i += 1; return arguments }
+            if peek == UInt8(ascii: ",") { i += 1; continue }
+            if peek == UInt8(ascii: ")") { i += 1; return arguments }
             throw fail("expected ',' or ')' in the argument list", at: i, i + tokenLength())
         }
     }
@@ -185,19 +195,21 @@ struct ExpressionParser {
         let start = i
         let quote = s[i]
         i += 1
-        var value = String.UnicodeScalarView()
-        while i < s.count {
+        var value: [UInt8] = []
+        while i < end {
             let c = s[i]
             if c == quote {
                 i += 1
-                return Expression(.string(String(value)), range: range(start, i))
+                return Expression(.string(String(decoding: value, as: UTF8.self)), range: range(start, i))
             }
-            if c == "\\", i + 1 < s.count {
+            if c == UInt8(ascii: "\\"), i + 1 < end {
+                // A multi-byte character after the backslash keeps its
+                // continuation bytes: they are copied on the next rounds.
                 let next = s[i + 1]
                 switch next {
-                case "n": value.append("\n")
-                case "t": value.append("\t")
-                case "r": value.append("\r")
+                case UInt8(ascii: "n"): value.append(UInt8(ascii: "\n"))
+                case UInt8(ascii: "t"): value.append(UInt8(ascii: "\t"))
+                case UInt8(ascii: "r"): value.append(UInt8(ascii: "\r"))
                 default: value.append(next)
                 }
                 i += 2
@@ -206,39 +218,38 @@ struct ExpressionParser {
             value.append(c)
             i += 1
         }
-        throw fail("unterminated string; add the closing \(quote)", at: start, start + 1)
+        throw fail("unterminated string; add the closing \(Unicode.Scalar(quote))", at: start, start + 1)
     }
 
     private mutating func parseNumber() -> Expression {
         let start = i
-        if peek == "-" { i += 1 }
+        if peek == UInt8(ascii: "-") { i += 1 }
         while let c = peek, isDigit(c) { i += 1 }
         var isInteger = true
-        if peek == ".", i + 1 < s.count, isDigit(s[i + 1]) {
+        if peek == UInt8(ascii: "."), i + 1 < end, isDigit(s[i + 1]) {
             isInteger = false
             i += 1
             while let c = peek, isDigit(c) { i += 1 }
         }
-        let text = String(String.UnicodeScalarView(s[start..<i]))
-        return Expression(.number(text, isInteger: isInteger), range: range(start, i))
+        return Expression(.number(s.string(start, i), isInteger: isInteger), range: range(start, i))
     }
 
     // MARK: - Lexing helpers
 
-    private var peek: Unicode.Scalar? { i < s.count ? s[i] : nil }
+    private var peek: UInt8? { i < end ? s[i] : nil }
 
-    private func isDigit(_ c: Unicode.Scalar) -> Bool { c >= "0" && c <= "9" }
+    private func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
 
-    private func isNameStart(_ c: Unicode.Scalar) -> Bool {
-        (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c == "_"
+    private func isNameStart(_ c: UInt8) -> Bool {
+        (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z")) || c == UInt8(ascii: "_")
     }
 
-    private func isNameChar(_ c: Unicode.Scalar) -> Bool {
-        isNameStart(c) || isDigit(c) || c == "-"
+    private func isNameChar(_ c: UInt8) -> Bool {
+        isNameStart(c) || isDigit(c) || c == UInt8(ascii: "-")
     }
 
     private mutating func skipSpaces() {
-        while let c = peek, c == " " || c == "\t" || c == "\n" || c == "\r" { i += 1 }
+        while let c = peek, c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") { i += 1 }
     }
 
     /// A name (`user_id`, `X-Request-Id` after a dot); digits may lead after `.`
@@ -248,49 +259,60 @@ struct ExpressionParser {
         let start = i
         while let c = peek, isNameChar(c) {
             // `a-1` should not swallow a minus that starts a number; names rarely end in '-'.
-            if c == "-", i + 1 < s.count, !isNameStart(s[i + 1]) { break }
+            if c == UInt8(ascii: "-"), i + 1 < end, !isNameStart(s[i + 1]) { break }
             i += 1
         }
-        return String(String.UnicodeScalarView(s[start..<i]))
+        return s.string(start, i)
     }
 
     /// Consumes a keyword (`and`, `or`, `not`) that is not the prefix of a longer name.
-    private mutating func keyword(_ word: String) -> Bool {
+    private mutating func keyword(_ word: StaticString) -> Bool {
         skipSpaces()
         guard lookingAt(word) else { return false }
-        let end = i + word.unicodeScalars.count
-        if end < s.count, isNameChar(s[end]) { return false }
-        i = end
+        let wordEnd = i + word.utf8CodeUnitCount
+        if wordEnd < end, isNameChar(s[wordEnd]) { return false }
+        i = wordEnd
+        return true
+    }
+
+    private func lookingAt(_ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard i + count <= end else { return false }
+        let bytes = text.utf8Start
+        for k in 0..<count where s[i + k] != bytes[k] { return false }
         return true
     }
 
     private func lookingAt(_ text: String) -> Bool {
         var j = i
-        for c in text.unicodeScalars {
-            guard j < s.count, s[j] == c else { return false }
+        for c in text.utf8 {
+            guard j < end, s[j] == c else { return false }
             j += 1
         }
         return true
     }
 
+    /// The length in bytes of the token at `i`: a name, or one whole character.
     private func tokenLength() -> Int {
-        guard i < s.count else { return 0 }
+        guard i < end else { return 0 }
         var j = i
         if isNameChar(s[j]) {
-            while j < s.count, isNameChar(s[j]) { j += 1 }
+            while j < end, isNameChar(s[j]) { j += 1 }
             return j - i
         }
-        return 1
+        j += 1
+        while j < end, s[j] & 0xC0 == 0x80 { j += 1 }
+        return j - i
     }
 
     private func tokenText() -> String {
-        guard i < s.count else { return "end of expression" }
-        return String(String.UnicodeScalarView(s[i..<(i + tokenLength())]))
+        guard i < end else { return "end of expression" }
+        return s.string(i, i + tokenLength())
     }
 
-    private func location(_ index: Int) -> SourceLocation { positions.location(offset + index) }
+    private func location(_ index: Int) -> SourceLocation { positions.location(s.scalarOffset(index)) }
 
-    private func range(_ start: Int, _ end: Int) -> SourceRange { positions.range(offset + start, offset + end) }
+    private func range(_ start: Int, _ end: Int) -> SourceRange { positions.range(s.scalarOffset(start), s.scalarOffset(end)) }
 
     private func fail(_ message: String, at start: Int, _ end: Int) -> Failure {
         Failure(diagnostic: .error(message, at: range(start, max(end, start))))
@@ -300,14 +322,15 @@ struct ExpressionParser {
 extension ExpressionParser {
     /// Parses a bare expression (an `if:` condition), also accepting one `{{ … }}` around it.
     static func parseCondition(_ text: String, positions: TextPositions, diagnostics: inout [Diagnostic]) -> Expression? {
-        let scalars = Array(text.unicodeScalars)
-        var parser = ExpressionParser(scalars: scalars, offset: 0, positions: positions)
+        let utf8 = UTF8Text(text)
+        var parser = ExpressionParser(text: utf8, start: 0, end: utf8.count, positions: positions)
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("{{") {
-            let template = TemplateParser.parse(text, positions: positions, range: positions.range(0, scalars.count), diagnostics: &diagnostics)
+            let whole = positions.range(0, utf8.scalarOffset(utf8.count))
+            let template = TemplateParser.parse(text, positions: positions, range: whole, diagnostics: &diagnostics)
             if let single = template.singleExpression { return single }
             if template.parts.isEmpty || template.literalText != nil { return nil }
-            diagnostics.append(.error("a condition is one expression; write it without text around '{{ }}'", at: positions.range(0, scalars.count)))
+            diagnostics.append(.error("a condition is one expression; write it without text around '{{ }}'", at: whole))
             return nil
         }
         switch parser.parseWhole() {

@@ -4,58 +4,61 @@ import CourierDiagnostics
 struct TemplateParser {
     /// Parses `text`; problems are appended to `diagnostics` (the template then
     /// keeps the text as a literal so decoding can go on).
-    static func parse(_ text: String, positions: TextPositions, range: SourceRange, diagnostics: inout [Diagnostic]) -> Template {
+    ///
+    /// `positions` is only worked out for text that holds a `{`.
+    static func parse(_ text: String, positions makePositions: @autoclosure () -> TextPositions, range: SourceRange,
+                      diagnostics: inout [Diagnostic]) -> Template {
         // Fast path: most strings hold no template at all.
         guard text.utf8.contains(UInt8(ascii: "{")) else {
             return Template(literal: text, range: range)
         }
-        let scalars = Array(text.unicodeScalars)
+        let positions = makePositions()
+        let bytes = UTF8Text(text)
         var parts: [Template.Part] = []
-        var literal = String.UnicodeScalarView()
+        var literalStart = 0
         var i = 0
-        while i < scalars.count {
-            guard scalars[i] == "{", i + 1 < scalars.count, scalars[i + 1] == "{" else {
-                literal.append(scalars[i])
+        while i < bytes.count {
+            guard bytes[i] == UInt8(ascii: "{"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "{") else {
                 i += 1
                 continue
             }
             let open = i
-            guard let close = findClose(scalars, from: i + 2) else {
-                diagnostics.append(.error("unterminated template: '{{' has no matching '}}'", at: positions.range(open, open + 2)))
+            guard let close = findClose(bytes, from: i + 2) else {
+                diagnostics.append(.error("unterminated template: '{{' has no matching '}}'",
+                                          at: positions.range(bytes.scalarOffset(open), bytes.scalarOffset(open) + 2)))
                 return Template(literal: text, range: range)
             }
-            if !literal.isEmpty {
-                parts.append(.literal(String(literal)))
-                literal = String.UnicodeScalarView()
+            if literalStart < open {
+                parts.append(.literal(bytes.string(literalStart, open)))
             }
-            let inner = Array(scalars[(open + 2)..<close])
-            var parser = ExpressionParser(scalars: inner, offset: open + 2, positions: positions)
+            var parser = ExpressionParser(text: bytes, start: open + 2, end: close, positions: positions)
             switch parser.parseWhole() {
             case .success(let expression):
                 ExpressionValidator.validate(expression, diagnostics: &diagnostics)
-                parts.append(.expression(expression, positions.range(open, close + 2)))
+                parts.append(.expression(expression, positions.range(bytes.scalarOffset(open), bytes.scalarOffset(close + 2))))
             case .failure(let diagnostic):
                 diagnostics.append(diagnostic)
                 return Template(literal: text, range: range)
             }
             i = close + 2
+            literalStart = i
         }
-        if !literal.isEmpty { parts.append(.literal(String(literal))) }
+        if literalStart < bytes.count { parts.append(.literal(bytes.string(literalStart, bytes.count))) }
         return Template(parts: parts, range: range)
     }
 
-    /// The index of the `}}` closing an expression, skipping quoted strings inside it.
-    private static func findClose(_ s: [Unicode.Scalar], from start: Int) -> Int? {
+    /// The byte index of the `}}` closing an expression, skipping quoted strings inside it.
+    private static func findClose(_ s: UTF8Text, from start: Int) -> Int? {
         var i = start
-        var quote: Unicode.Scalar?
+        var quote: UInt8?
         while i < s.count {
             let c = s[i]
             if let q = quote {
-                if c == "\\" { i += 2; continue }
+                if c == UInt8(ascii: "\\") { i += 2; continue }
                 if c == q { quote = nil }
-            } else if c == "'" || c == "\"" {
+            } else if c == UInt8(ascii: "'") || c == UInt8(ascii: "\"") {
                 quote = c
-            } else if c == "}", i + 1 < s.count, s[i + 1] == "}" {
+            } else if c == UInt8(ascii: "}"), i + 1 < s.count, s[i + 1] == UInt8(ascii: "}") {
                 return i
             }
             i += 1

@@ -65,7 +65,11 @@ enum CoreSchema {
         case UInt8(ascii: "f"), UInt8(ascii: "F"):
             return text == "false" || text == "False" || text == "FALSE" ? .bool(false) : .string
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."):
-            return resolveNumber(Array(utf8)) ?? .string
+            // Plain decimal integers (ids, status codes) are already in JSON spelling.
+            if utf8.allSatisfy(isDigit), first != UInt8(ascii: "0") || utf8.count == 1 {
+                return .integer(text: text)
+            }
+            return resolveNumber(text, Array(utf8)) ?? .string
         default:
             return .string
         }
@@ -73,8 +77,7 @@ enum CoreSchema {
 
     private static func isDigit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }
 
-    private static func resolveNumber(_ bytes: [UInt8]) -> YAMLScalarValue? {
-        let text = String(decoding: bytes, as: UTF8.self)
+    private static func resolveNumber(_ text: String, _ bytes: [UInt8]) -> YAMLScalarValue? {
         switch text {
         case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .float(text: ".inf")
         case "-.inf", "-.Inf", "-.INF": return .float(text: "-.inf")

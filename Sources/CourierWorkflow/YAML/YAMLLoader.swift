@@ -21,44 +21,49 @@ package struct YAMLLoader {
 
     /// Parses `text`, naming positions after `file`.
     package func load(_ text: String, file: String) -> Output {
-        var bytes = Array(text.utf8)
-        return bytes.withUnsafeMutableBufferPointer { buffer in
-            let builder = TreeBuilder(file: file, maxAliasExpansion: maxAliasExpansion)
-            builder.run(buffer)
-            return Output(root: builder.root, diagnostics: builder.diagnostics)
+        var builder = TreeBuilder(file: file, maxAliasExpansion: maxAliasExpansion)
+        // libyaml only reads the input: parse a native string's UTF-8 in place
+        // rather than copying the whole file first.
+        let parsedInPlace: Void? = text.utf8.withContiguousStorageIfAvailable { builder.run($0) }
+        if parsedInPlace == nil {
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBufferPointer { builder.run($0) }
         }
+        return Output(root: builder.root, diagnostics: builder.diagnostics)
     }
 }
 
 // MARK: - Builder
 
-/// A collection being built. A class on purpose: appending to an array inside
-/// an enum payload or struct on a stack copied it every time (measured 5.8× slower).
-private final class Frame {
+/// An open collection: where its items start on the builder's node stack.
+///
+/// Frames hold no arrays of their own. Finished nodes go onto one flat stack
+/// and a collection takes its items off the top when it ends, so each
+/// sequence or mapping allocates exactly one array of the right size (nested
+/// per-frame arrays, as class objects or worse as value types inside enum
+/// payloads, were the loader's main cost).
+private struct Frame {
     enum Kind { case sequence, mapping }
     let kind: Kind
-    let start: SourceLocation
+    let start: yaml_mark_t
     let tag: String?
     let anchor: String?
-    var items: [YAMLNode] = []
+    /// Index of this collection's first item on the node stack.
+    let firstItem: Int
     /// Nodes in this subtree, counted for the alias-expansion bound.
     var size = 1
-
-    init(kind: Kind, start: SourceLocation, tag: String?, anchor: String?) {
-        self.kind = kind
-        self.start = start
-        self.tag = tag
-        self.anchor = anchor
-        items.reserveCapacity(kind == .mapping ? 8 : 4)
-    }
 }
 
-private final class TreeBuilder {
+/// A struct driven from one local variable, so its state needs no dynamic
+/// exclusivity checks (a class's stored properties did, on every event).
+private struct TreeBuilder {
     let file: String
     let maxAliasExpansion: Int
     var root: YAMLNode?
     var diagnostics: [Diagnostic] = []
-    private var stack: [Frame] = []
+    private var frames: [Frame] = []
+    /// Finished nodes of all open collections, innermost last.
+    private var nodes: [YAMLNode] = []
     private var anchors: [String: (node: YAMLNode, size: Int)] = [:]
     private var expanded = 0
     private var documents = 0
@@ -67,6 +72,8 @@ private final class TreeBuilder {
     init(file: String, maxAliasExpansion: Int) {
         self.file = file
         self.maxAliasExpansion = maxAliasExpansion
+        frames.reserveCapacity(16)
+        nodes.reserveCapacity(64)
     }
 
     func location(_ mark: yaml_mark_t) -> SourceLocation {
@@ -74,19 +81,26 @@ private final class TreeBuilder {
     }
 
     func range(_ start: yaml_mark_t, _ end: yaml_mark_t) -> SourceRange {
-        SourceRange(start: location(start), end: location(end))
+        SourceRange(file: file, startLine: Int(start.line) + 1, startColumn: Int(start.column) + 1,
+                    endLine: Int(end.line) + 1, endColumn: Int(end.column) + 1)
     }
 
     // MARK: Event loop
 
-    func run(_ input: UnsafeMutableBufferPointer<UInt8>) {
+    mutating func run(_ input: UnsafeBufferPointer<UInt8>) {
+        guard let base = input.baseAddress else {
+            // libyaml asserts a non-null input, which an empty buffer may not have.
+            let placeholder: [UInt8] = [0]
+            placeholder.withUnsafeBufferPointer { run(UnsafeBufferPointer(start: $0.baseAddress, count: 0)) }
+            return
+        }
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) != 0 else {
             diagnostics.append(.error("cannot initialise the YAML parser (out of memory?)", at: nil))
             return
         }
         defer { yaml_parser_delete(&parser) }
-        yaml_parser_set_input_string(&parser, input.baseAddress, input.count)
+        yaml_parser_set_input_string(&parser, base, input.count)
         yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
 
         var event = yaml_event_t()
@@ -108,7 +122,7 @@ private final class TreeBuilder {
     }
 
     /// Handles one event; false stops loading (a fatal problem was recorded).
-    private func handle(_ event: inout yaml_event_t) -> Bool {
+    private mutating func handle(_ event: inout yaml_event_t) -> Bool {
         switch event.type {
         case YAML_DOCUMENT_START_EVENT:
             documents += 1
@@ -134,15 +148,20 @@ private final class TreeBuilder {
             let tag = cString(data.tag)
             let nodeRange = range(event.start_mark, event.end_mark)
             let value: YAMLScalarValue
-            switch CoreSchema.resolve(text, style: style, tag: tag) {
-            case .success(let v):
-                value = v
-            case .failure(.mismatch(let expected)):
-                diagnostics.append(.error("'\(text)' is not \(expected), but it is tagged '\(shortTag(tag))'", at: nodeRange))
-                value = .string
-            case .failure(.unsupported):
-                diagnostics.append(.error("unsupported YAML tag '\(shortTag(tag))'; use '!!str', '!!int', '!!float', '!!bool' or '!!null'", at: nodeRange))
-                value = .string
+            if tag == nil {
+                // The common case, without building a Result.
+                value = style == .plain ? CoreSchema.resolvePlain(text) : .string
+            } else {
+                switch CoreSchema.resolve(text, style: style, tag: tag) {
+                case .success(let v):
+                    value = v
+                case .failure(.mismatch(let expected)):
+                    diagnostics.append(.error("'\(text)' is not \(expected), but it is tagged '\(shortTag(tag))'", at: nodeRange))
+                    value = .string
+                case .failure(.unsupported):
+                    diagnostics.append(.error("unsupported YAML tag '\(shortTag(tag))'; use '!!str', '!!int', '!!float', '!!bool' or '!!null'", at: nodeRange))
+                    value = .string
+                }
             }
             let node = YAMLNode(kind: .scalar(YAMLScalar(text: text, style: style, value: value)), range: nodeRange, tag: tag)
             return add(node, size: 1, anchor: cString(data.anchor))
@@ -153,7 +172,7 @@ private final class TreeBuilder {
             if let tag, tag != CoreSchema.seqTag, tag != "!" {
                 diagnostics.append(.error("unsupported tag '\(shortTag(tag))' on a sequence", at: range(event.start_mark, event.end_mark)))
             }
-            stack.append(Frame(kind: .sequence, start: location(event.start_mark), tag: tag, anchor: cString(data.anchor)))
+            frames.append(Frame(kind: .sequence, start: event.start_mark, tag: tag, anchor: cString(data.anchor), firstItem: nodes.count))
             return true
 
         case YAML_MAPPING_START_EVENT:
@@ -162,13 +181,19 @@ private final class TreeBuilder {
             if let tag, tag != CoreSchema.mapTag, tag != "!" {
                 diagnostics.append(.error("unsupported tag '\(shortTag(tag))' on a mapping", at: range(event.start_mark, event.end_mark)))
             }
-            stack.append(Frame(kind: .mapping, start: location(event.start_mark), tag: tag, anchor: cString(data.anchor)))
+            frames.append(Frame(kind: .mapping, start: event.start_mark, tag: tag, anchor: cString(data.anchor), firstItem: nodes.count))
             return true
 
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-            guard let frame = stack.popLast() else { return true }
-            let nodeRange = SourceRange(start: frame.start, end: location(event.end_mark))
-            let kind: YAMLNode.Kind = frame.kind == .sequence ? .sequence(frame.items) : .mapping(finishMapping(frame.items))
+            guard let frame = frames.popLast() else { return true }
+            let nodeRange = range(frame.start, event.end_mark)
+            let kind: YAMLNode.Kind
+            if frame.kind == .sequence {
+                kind = .sequence(Array(nodes[frame.firstItem...]))
+            } else {
+                kind = .mapping(finishMapping(nodes[frame.firstItem...]))
+            }
+            nodes.removeSubrange(frame.firstItem...)
             return add(YAMLNode(kind: kind, range: nodeRange, tag: frame.tag), size: frame.size, anchor: frame.anchor)
 
         case YAML_ALIAS_EVENT:
@@ -192,17 +217,17 @@ private final class TreeBuilder {
         }
     }
 
-    /// Appends a finished node to the open collection (or makes it the root).
-    private func add(_ node: YAMLNode, size: Int, anchor: String?) -> Bool {
+    /// Puts a finished node into the open collection (or makes it the root).
+    private mutating func add(_ node: YAMLNode, size: Int, anchor: String?) -> Bool {
         if let anchor {
             anchors[anchor] = (node, size)
         }
-        if let parent = stack.last {
-            parent.items.append(node)
-            parent.size += size
-        } else {
+        if frames.isEmpty {
             root = node
             rootSize = size
+        } else {
+            nodes.append(node)
+            frames[frames.count - 1].size += size
         }
         return true
     }
@@ -210,19 +235,20 @@ private final class TreeBuilder {
     // MARK: Mappings: merge keys and duplicates
 
     /// Pairs the alternating key/value items, reports duplicate keys and applies `<<`.
-    private func finishMapping(_ items: [YAMLNode]) -> [YAMLPair] {
+    private mutating func finishMapping(_ items: ArraySlice<YAMLNode>) -> [YAMLPair] {
         var pairs: [YAMLPair] = []
         pairs.reserveCapacity(items.count / 2)
         var mergeSources: [(index: Int, value: YAMLNode)] = []
         // Most mappings are small: a linear scan beats hashing every key into a
         // fresh dictionary (which dominated load time on large files).
         var firstByKey = KeyIndex(expectedCount: items.count / 2)
-        var index = 0
-        while index + 1 < items.count {
+        var index = items.startIndex
+        while index + 1 < items.endIndex {
             let key = items[index]
             let value = items[index + 1]
             index += 2
-            if let scalar = key.scalar, scalar.style == .plain, scalar.text == "<<", key.tag == nil {
+            // Length first: comparing unequal strings takes String's slow path.
+            if let scalar = key.scalar, scalar.style == .plain, scalar.text.utf8.count == 2, scalar.text == "<<", key.tag == nil {
                 mergeSources.append((pairs.count, value))
                 continue
             }

@@ -12,15 +12,42 @@ package struct YAMLNode: Sendable {
         case mapping([YAMLPair])
     }
 
-    package var kind: Kind
-    package var range: SourceRange
+    /// The node's fields live in one immutable object: nodes are copied into
+    /// frames, pairs, decoder field tables and back out many times per load, and
+    /// a single reference copies with one retain where the inline fields (kind
+    /// payload, two source locations, tag) took five or six and 128 bytes.
+    private final class Storage: Sendable {
+        let kind: Kind
+        let range: SourceRange
+        let tag: String?
+
+        init(kind: Kind, range: SourceRange, tag: String?) {
+            self.kind = kind
+            self.range = range
+            self.tag = tag
+        }
+    }
+
+    private var storage: Storage
+
+    package var kind: Kind {
+        get { storage.kind }
+        set { storage = Storage(kind: newValue, range: storage.range, tag: storage.tag) }
+    }
+
+    package var range: SourceRange {
+        get { storage.range }
+        set { storage = Storage(kind: storage.kind, range: newValue, tag: storage.tag) }
+    }
+
     /// The resolved tag (`tag:yaml.org,2002:str`), or nil when none was written.
-    package var tag: String?
+    package var tag: String? {
+        get { storage.tag }
+        set { storage = Storage(kind: storage.kind, range: storage.range, tag: newValue) }
+    }
 
     package init(kind: Kind, range: SourceRange, tag: String? = nil) {
-        self.kind = kind
-        self.range = range
-        self.tag = tag
+        storage = Storage(kind: kind, range: range, tag: tag)
     }
 
     package var scalar: YAMLScalar? {
