@@ -12,11 +12,9 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // libcurl is loaded with dlopen on first use (see Sources/CCurl/include/CCurl.h);
+        // building needs its headers (Debian: libcurl4-openssl-dev), running needs libcurl4.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(
             name: "CYAML",
             pkgConfig: "yaml-0.1",

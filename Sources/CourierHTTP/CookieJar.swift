@@ -11,14 +11,13 @@ public final class CookieJar: @unchecked Sendable {
     let share: UnsafeMutableRawPointer?
 
     public init() {
-        _ = CurlGlobal.initialized
-        share = curl_share_init()
+        share = CurlGlobal.unavailable == nil ? courier_share_init() : nil
         if let share {
             _ = courier_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
         }
     }
 
     deinit {
-        if let share { curl_share_cleanup(share) }
+        if let share { courier_share_cleanup(share) }
     }
 }

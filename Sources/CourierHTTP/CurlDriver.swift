@@ -36,7 +36,7 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
 
     init() {
         // curl_multi_init only fails when out of memory.
-        guard let multi = curl_multi_init() else { fatalError("curl_multi_init failed: out of memory") }
+        guard let multi = courier_multi_init() else { fatalError("curl_multi_init failed: out of memory") }
         self.multi = multi
         let thread = Thread { [self] in run() }
         thread.name = "courier.curl-driver"
@@ -49,7 +49,7 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
 
     func submit(_ transfer: CurlTransfer) {
         inbox.withLock { $0.submitted.append(transfer) }
-        if !onDriverThread { curl_multi_wakeup(multi) }
+        if !onDriverThread { courier_multi_wakeup(multi) }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
@@ -61,14 +61,14 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
         if exited {
             globalConcurrentExecutor.enqueue(job)
         } else if !onDriverThread {
-            curl_multi_wakeup(multi)
+            courier_multi_wakeup(multi)
         }
     }
 
     func cancel(_ transfer: CurlTransfer) {
         transfer.cancelRequested.store(true, ordering: .releasing)
         inbox.withLock { $0.cancelled.append(transfer) }
-        curl_multi_wakeup(multi)
+        courier_multi_wakeup(multi)
     }
 
     /// Ends the loop, failing what is still in flight, and waits for the thread.
@@ -81,7 +81,7 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
         // On the driver thread itself (the last reference dropped by a job it
         // runs) the loop ends after that job; waiting would deadlock.
         guard !onDriverThread else { return }
-        curl_multi_wakeup(multi)
+        courier_multi_wakeup(multi)
         finished.wait()
     }
 
@@ -114,17 +114,17 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
                 break
             }
 
-            curl_multi_perform(multi, &running)
+            courier_multi_perform(multi, &running)
             var remaining: Int32 = 0
-            while let message = curl_multi_info_read(multi, &remaining) {
+            while let message = courier_multi_info_read(multi, &remaining) {
                 guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
                 complete(handle: handle, code: courier_msg_result(message))
             }
             // Jobs resumed by the completions above run before sleeping.
             let idle = inbox.withLock { $0.jobs.isEmpty && $0.submitted.isEmpty && $0.cancelled.isEmpty }
-            curl_multi_poll(multi, nil, 0, idle ? 1000 : 0, nil)
+            courier_multi_poll(multi, nil, 0, idle ? 1000 : 0, nil)
         }
-        for handle in pool { curl_easy_cleanup(handle) }
+        for handle in pool { courier_easy_cleanup(handle) }
         pool.removeAll()
         // Whatever is still queued (tasks resumed by the aborts above) runs elsewhere.
         let leftover = inbox.withLock { inbox in
@@ -133,7 +133,7 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
             return inbox.jobs
         }
         for job in leftover { globalConcurrentExecutor.enqueue(job) }
-        curl_multi_cleanup(multi)
+        courier_multi_cleanup(multi)
         finished.signal()
     }
 
@@ -144,9 +144,9 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
         }
         let handle: UnsafeMutableRawPointer
         if let pooled = pool.popLast() {
-            curl_easy_reset(pooled)
+            courier_easy_reset(pooled)
             handle = pooled
-        } else if let fresh = curl_easy_init() {
+        } else if let fresh = courier_easy_init() {
             handle = fresh
         } else {
             finish(transfer, .failure(HTTPError(kind: .transport, message: "cannot create a libcurl handle (out of memory)")))
@@ -160,12 +160,12 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
             return
         }
         active[handle] = transfer
-        curl_multi_add_handle(multi, handle)
+        courier_multi_add_handle(multi, handle)
     }
 
     private func complete(handle: UnsafeMutableRawPointer, code: CURLcode) {
         guard let transfer = active.removeValue(forKey: handle) else { return }
-        curl_multi_remove_handle(multi, handle)
+        courier_multi_remove_handle(multi, handle)
         let result = transfer.result(code: code)
         recycle(handle)
         finish(transfer, result)
@@ -174,7 +174,7 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
     private func abort(_ transfer: CurlTransfer, because error: HTTPError) {
         guard let handle = transfer.handle, active[handle] === transfer else { return }
         active.removeValue(forKey: handle)
-        curl_multi_remove_handle(multi, handle)
+        courier_multi_remove_handle(multi, handle)
         recycle(handle)
         finish(transfer, .failure(error))
     }

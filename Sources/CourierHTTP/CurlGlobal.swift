@@ -4,18 +4,29 @@ import Glibc
 #endif
 
 /// Process-wide libcurl set-up, done once before the first handle exists.
+///
+/// libcurl is loaded on first use, not at start-up (see `CCurl.h`): commands
+/// that send nothing start without it.
 enum CurlGlobal {
-    static let initialized: Bool = {
+    /// Why libcurl cannot be used, or nil when it is loaded and initialised.
+    static let unavailable: String? = {
         // A peer closing a connection must not kill the process.
         signal(SIGPIPE, SIG_IGN)
-        return courier_global_init() == CURLE_OK
+        var buffer = [CChar](repeating: 0, count: 512)
+        if courier_curl_load(&buffer, buffer.count) != 0 {
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        guard courier_global_init() == CURLE_OK else { return "curl_global_init failed" }
+        return nil
     }()
 
-    static var version: String {
-        String(cString: courier_version_info().pointee.version)
+    static var version: String? {
+        guard unavailable == nil else { return nil }
+        return String(cString: courier_version_info().pointee.version)
     }
 
     static var sslVersion: String? {
-        courier_version_info().pointee.ssl_version.map { String(cString: $0) }
+        guard unavailable == nil else { return nil }
+        return courier_version_info().pointee.ssl_version.map { String(cString: $0) }
     }
 }

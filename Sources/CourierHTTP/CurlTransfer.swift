@@ -37,8 +37,8 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     deinit {
-        if let headerList { curl_slist_free_all(headerList) }
-        if let mime { curl_mime_free(mime) }
+        if let headerList { courier_slist_free_all(headerList) }
+        if let mime { courier_mime_free(mime) }
         if let uploadFile { fclose(uploadFile) }
         errorBuffer.deallocate()
     }
@@ -127,27 +127,27 @@ final class CurlTransfer: @unchecked Sendable {
             _ = courier_easy_setopt_off(h, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(size))
             if method != "POST" { set(h, CURLOPT_CUSTOMREQUEST, method) }
         case .multipart(let parts):
-            let form = curl_mime_init(h)
+            let form = courier_mime_init(h)
             mime = form
             for part in parts {
-                let mimePart = curl_mime_addpart(form)
-                _ = curl_mime_name(mimePart, part.name)
+                let mimePart = courier_mime_addpart(form)
+                _ = courier_mime_name(mimePart, part.name)
                 switch part.content {
                 case .value(let value):
                     var utf8 = Array(value.utf8)
                     _ = utf8.withUnsafeMutableBufferPointer { buffer in
                         buffer.withMemoryRebound(to: CChar.self) { chars in
-                            curl_mime_data(mimePart, chars.baseAddress, chars.count)
+                            courier_mime_data(mimePart, chars.baseAddress, chars.count)
                         }
                     }
                 case .file(let path):
                     guard access(path, R_OK) == 0 else {
                         throw HTTPError(kind: .fileUnreadable, message: "cannot read '\(path)': \(String(cString: strerror(errno)))")
                     }
-                    _ = curl_mime_filedata(mimePart, path)
+                    _ = courier_mime_filedata(mimePart, path)
                 }
-                if let filename = part.filename { _ = curl_mime_filename(mimePart, filename) }
-                if let type = part.contentType { _ = curl_mime_type(mimePart, type) }
+                if let filename = part.filename { _ = courier_mime_filename(mimePart, filename) }
+                if let type = part.contentType { _ = courier_mime_type(mimePart, type) }
             }
             _ = courier_easy_setopt_mime(h, form)
             if method != "POST" { set(h, CURLOPT_CUSTOMREQUEST, method) }
@@ -159,7 +159,7 @@ final class CurlTransfer: @unchecked Sendable {
         for field in request.headers {
             // "Name;" is libcurl's way to send a header with an empty value.
             let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
-            list = curl_slist_append(list, line)
+            list = courier_slist_append(list, line)
         }
         let hasBody: Bool
         switch request.body {
@@ -168,14 +168,14 @@ final class CurlTransfer: @unchecked Sendable {
             hasBody = true
             // libcurl would label raw bytes form-urlencoded; send no type rather than a wrong one.
             if !request.headers.contains("Content-Type") && !bytes.isEmpty {
-                list = curl_slist_append(list, "Content-Type:")
+                list = courier_slist_append(list, "Content-Type:")
             }
         case .file, .multipart: hasBody = true
         }
         // libcurl sends `Expect: 100-continue` above 1 MB and then stalls a second
         // against servers that ignore it; an empty value turns that off.
         if hasBody && !request.headers.contains("Expect") {
-            list = curl_slist_append(list, "Expect:")
+            list = courier_slist_append(list, "Expect:")
         }
         headerList = list
         if let list { _ = courier_easy_setopt_slist(h, CURLOPT_HTTPHEADER, list) }

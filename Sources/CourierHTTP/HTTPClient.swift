@@ -12,20 +12,23 @@ import CCurl
 /// print(response.status)
 /// ```
 public final class HTTPClient: Sendable {
-    private let driver: CurlDriver
+    /// Nil when libcurl could not be loaded; every request then fails saying why.
+    private let driver: CurlDriver?
 
     public init() {
-        _ = CurlGlobal.initialized
-        driver = CurlDriver()
+        driver = CurlGlobal.unavailable == nil ? CurlDriver() : nil
     }
 
-    deinit { driver.stop() }
+    deinit { driver?.stop() }
 
     /// Sends `request` and returns the response, or why there is none.
     ///
     /// A status of 400 or more is a response, not an error. Cancelling the
     /// calling task aborts the transfer with ``HTTPError/Kind/cancelled``.
     public func execute(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        guard let driver else {
+            throw HTTPError(kind: .transport, message: CurlGlobal.unavailable ?? "libcurl is not available")
+        }
         let transfer = CurlTransfer(request: request)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -48,10 +51,13 @@ public final class HTTPClient: Sendable {
     ///     for url in urls { _ = try? await client.execute(HTTPRequest(url: url)) }
     /// }
     /// ```
-    public var taskExecutor: any TaskExecutor { driver }
+    public var taskExecutor: any TaskExecutor { driver ?? globalConcurrentExecutor }
 
-    /// libcurl's version, e.g. `8.5.0`.
-    public static var libcurlVersion: String { CurlGlobal.version }
+    /// libcurl's version, e.g. `8.5.0`; nil when libcurl cannot be loaded.
+    public static var libcurlVersion: String? { CurlGlobal.version }
+    /// Why libcurl could not be loaded, or nil.
+    public static var libcurlUnavailableReason: String? { CurlGlobal.unavailable }
+
     /// The TLS library libcurl uses, e.g. `OpenSSL/3.0.13`.
     public static var tlsLibraryVersion: String? { CurlGlobal.sslVersion }
 }

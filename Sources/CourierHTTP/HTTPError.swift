@@ -78,7 +78,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
 extension HTTPError {
     /// Maps a libcurl result and its error buffer to a kind and a hint a user can act on.
     init(curlCode code: CURLcode, detail: String, url: String, options: HTTPRequestOptions) {
-        let name = String(cString: curl_easy_strerror(code))
+        let name = String(cString: courier_easy_strerror(code))
         let message = detail.isEmpty ? name.lowercased() : detail
         let host = Self.host(of: url)
         let kind: Kind

@@ -4,17 +4,21 @@ import Testing
 /// The command line itself: version, option errors, report-writing failures.
 @Suite(.testServer)
 struct CommandLineTests {
-    @Test("courier --version and courier version print one version line and exit 0")
+    @Test("courier --version prints one version line; courier version adds libcurl and TLS")
     func version() async throws {
         let workspace = try Workspace()
         for argument in ["--version", "version"] {
             let result = try await Courier.run([argument], in: workspace.url)
             #expect(result.status == 0, result.context)
             let lines = result.stdout.lines.filter { !$0.isEmpty }
-            #expect(lines.count == 1, result.context)
+            #expect(lines.count == (argument == "version" ? 3 : 1), result.context)
             let versionLine = lines.first ?? ""
             #expect(versionLine.hasPrefix("courier "), result.context)
             #expect(versionLine.range(of: #"\d+\.\d+\.\d+"#, options: .regularExpression) != nil, "no x.y.z version\n\(result.context)")
+            if argument == "version" {
+                #expect(lines.contains { $0.hasPrefix("libcurl ") }, result.context)
+                #expect(lines.contains { $0.hasPrefix("TLS ") }, result.context)
+            }
         }
     }
 

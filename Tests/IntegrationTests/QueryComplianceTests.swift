@@ -4,7 +4,8 @@ import Testing
 /// The RFC 9535 compliance suite once more, through the `courier query` command a user runs:
 /// valid selectors print one of the acceptable nodelists, invalid ones exit 2 with a
 /// diagnostic pointing into the query.
-@Suite("courier query: RFC 9535 compliance suite")
+// Serialized: 703 processes at once would starve the servers other suites start.
+@Suite("courier query: RFC 9535 compliance suite", .serialized)
 struct QueryComplianceTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var name: String

@@ -13,7 +13,7 @@ enum CLI {
           list [PATH...]                workflows, steps and tags
           query [--paths] JSONPATH [FILE]
                                         evaluate a JSONPath on a JSON file (or stdin)
-          version                       print the version (also --version)
+          version                       the version and the libcurl/TLS libraries (--version: the version alone)
 
         'courier <command> --help' shows a command's options.
 
@@ -31,7 +31,8 @@ enum CLI {
             case "validate": return try ValidateCommand.run(rest)
             case "list": return try ListCommand.run(rest)
             case "query": return runQueryCommand(rest)
-            case "version", "--version", "-V": return VersionCommand.run()
+            case "version": return VersionCommand.run(details: true)
+            case "--version", "-V": return VersionCommand.run(details: false)
             case "help", "--help", "-h":
                 Output.out(usage)
                 return ExitCode.passed
@@ -52,11 +53,20 @@ enum CLI {
     }
 }
 
+/// `courier --version` prints the version alone and starts without libcurl;
+/// `courier version` adds the libraries it runs on.
 enum VersionCommand {
-    static func run() -> Int32 {
-        var line = "courier \(CourierHTTPVersion.string) (libcurl \(HTTPClient.libcurlVersion)"
-        if let tls = HTTPClient.tlsLibraryVersion { line += ", \(tls)" }
-        Output.out(line + ")\n")
+    static func run(details: Bool) -> Int32 {
+        var text = "courier \(CourierHTTPVersion.string)\n"
+        if details {
+            if let curl = HTTPClient.libcurlVersion {
+                text += "libcurl \(curl)\n"
+                if let tls = HTTPClient.tlsLibraryVersion { text += "TLS \(tls)\n" }
+            } else {
+                text += "libcurl: not available (\(HTTPClient.libcurlUnavailableReason ?? "unknown reason"))\n"
+            }
+        }
+        Output.out(text)
         return ExitCode.passed
     }
 }

@@ -31,7 +31,7 @@ final class TestServer: Sendable {
         self.directory = directory
     }
 
-    /// Starts the server and waits (at most 10 s) for its port file.
+    /// Starts the server and waits (at most 30 s: CI machines are busy while the suite runs) for its port file.
     static func start() async throws -> TestServer {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("courier-it-server-\(UUID().uuidString)")
@@ -74,7 +74,7 @@ final class TestServer: Sendable {
         let box = ProcessBox(process: process, stdin: stdin)
 
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
+        let deadline = clock.now + .seconds(30)
         while clock.now < deadline {
             if let text = try? String(contentsOf: portFile, encoding: .utf8),
                let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), port > 0 {
@@ -85,7 +85,7 @@ final class TestServer: Sendable {
         }
         box.stop()
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        throw HarnessError("testserver.py did not write its port file within 10 s; its output:\n\(output)")
+        throw HarnessError("testserver.py did not write its port file within 30 s; its output:\n\(output)")
     }
 
     /// SIGTERM, then SIGKILL if it is still running after 3 s.
