@@ -73,24 +73,42 @@ final class CurlTransfer: @unchecked Sendable {
         case .http2: set(h, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_0)
         }
         if let proxy = options.proxy { set(h, CURLOPT_PROXY, proxy) }
+        // A body whose Content-Length is already over the limit fails before it is read
+        // (error 63); the write callback enforces the limit on decoded bytes.
+        _ = courier_easy_setopt_off(h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxResponseBytes))
         if let jar = options.cookieJar, let share = jar.share {
             _ = courier_easy_setopt_share(h, share)
             // An empty file name turns the cookie engine on without reading a file.
             set(h, CURLOPT_COOKIEFILE, "")
         }
-        configureTLS(h, options.tls)
+        try configureTLS(h, options.tls)
         try configureMethodAndBody(h)
         configureHeaders(h)
     }
 
-    private func configureTLS(_ h: UnsafeMutableRawPointer, _ tls: TLSOptions) {
+    private func configureTLS(_ h: UnsafeMutableRawPointer, _ tls: TLSOptions) throws(HTTPError) {
+        // OpenSSL's own messages for a missing file are cryptic ("error setting
+        // certificate file"); say which file and why before libcurl tries.
+        for (path, what) in [(tls.caPath, "CA file ('tls.ca' or --cacert)"),
+                             (tls.certificatePath, "client certificate ('tls.cert' or --cert)"),
+                             (tls.keyPath, "client key ('tls.key' or --key)")] {
+            guard let path else { continue }
+            if let reason = Self.unreadable(path) {
+                throw HTTPError(kind: .tls, message: "cannot read the \(what) '\(path)': \(reason)",
+                                hint: "relative paths in a workflow start at the workflow's folder; on the command line, at the current directory")
+            }
+        }
         if let ca = tls.caPath { set(h, CURLOPT_CAINFO, ca) }
         if let cert = tls.certificatePath {
             set(h, CURLOPT_SSLCERT, cert)
             set(h, CURLOPT_SSLCERTTYPE, tls.certificateIsPKCS12 ? "P12" : "PEM")
         }
         if let key = tls.keyPath { set(h, CURLOPT_SSLKEY, key) }
-        if let password = tls.password { set(h, CURLOPT_KEYPASSWD, password) }
+        if tls.certificatePath != nil || tls.keyPath != nil {
+            // Always a password, if only an empty one: without it OpenSSL asks for an
+            // encrypted key's pass phrase on the terminal and the run hangs.
+            set(h, CURLOPT_KEYPASSWD, tls.password ?? "")
+        }
         if tls.insecure {
             set(h, CURLOPT_SSL_VERIFYPEER, 0)
             set(h, CURLOPT_SSL_VERIFYHOST, 0)
@@ -115,8 +133,12 @@ final class CurlTransfer: @unchecked Sendable {
             }
             if method != "POST" { set(h, CURLOPT_CUSTOMREQUEST, method) }
         case .file(let path):
+            if let reason = Self.unreadable(path) {
+                throw HTTPError(kind: .fileUnreadable, message: "cannot read the body file '\(path)': \(reason)",
+                                hint: "check 'body_file'; a relative path starts at the workflow's folder")
+            }
             guard let file = fopen(path, "rb") else {
-                throw HTTPError(kind: .fileUnreadable, message: "cannot read '\(path)': \(String(cString: strerror(errno)))")
+                throw HTTPError(kind: .fileUnreadable, message: "cannot read the body file '\(path)': \(String(cString: strerror(errno)))")
             }
             uploadFile = file
             var info = stat()
@@ -141,8 +163,9 @@ final class CurlTransfer: @unchecked Sendable {
                         }
                     }
                 case .file(let path):
-                    guard access(path, R_OK) == 0 else {
-                        throw HTTPError(kind: .fileUnreadable, message: "cannot read '\(path)': \(String(cString: strerror(errno)))")
+                    if let reason = Self.unreadable(path) {
+                        throw HTTPError(kind: .fileUnreadable, message: "cannot read the file of multipart part '\(part.name)' '\(path)': \(reason)",
+                                        hint: "check the part's 'file'; a relative path starts at the workflow's folder")
                     }
                     _ = courier_mime_filedata(mimePart, path)
                 }
@@ -152,6 +175,15 @@ final class CurlTransfer: @unchecked Sendable {
             _ = courier_easy_setopt_mime(h, form)
             if method != "POST" { set(h, CURLOPT_CUSTOMREQUEST, method) }
         }
+    }
+
+    /// Why `path` cannot be read as a regular file, or nil when it can.
+    static func unreadable(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return String(cString: strerror(errno)).lowercased() }
+        if (info.st_mode & S_IFMT) == S_IFDIR { return "it is a directory" }
+        guard access(path, R_OK) == 0 else { return String(cString: strerror(errno)).lowercased() }
+        return nil
     }
 
     private func configureHeaders(_ h: UnsafeMutableRawPointer) {
@@ -188,15 +220,22 @@ final class CurlTransfer: @unchecked Sendable {
         guard let h = handle else {
             return .failure(HTTPError(kind: .transport, message: "transfer finished without a handle"))
         }
-        if exceededLimit {
+        if exceededLimit || code == CURLE_FILESIZE_EXCEEDED {
+            let limit = request.options.maxResponseBytes
+            var declared: curl_off_t = -1
+            _ = courier_easy_getinfo_off(h, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &declared)
+            let size = declared > limit ? " (Content-Length: \(declared))" : ""
             return .failure(HTTPError(
                 kind: .responseTooLarge, curlCode: Int(code.rawValue),
-                message: "response body larger than \(request.options.maxResponseBytes) bytes",
-                hint: "raise the response size limit if this body is expected"))
+                message: "the response body is larger than \(ByteCount.format(limit))\(size)",
+                hint: HTTPError.responseTooLargeHint(limit)))
         }
         guard code == CURLE_OK else {
             let detail = String(cString: errorBuffer)
-            return .failure(HTTPError(curlCode: code, detail: detail, url: request.url, options: request.options))
+            var connectDone: curl_off_t = 0
+            _ = courier_easy_getinfo_off(h, request.url.lowercased().hasPrefix("https:") ? CURLINFO_APPCONNECT_TIME_T : CURLINFO_CONNECT_TIME_T, &connectDone)
+            let context = CurlFailureContext(connected: connectDone > 0, receivedResponse: !headerBlocks.isEmpty)
+            return .failure(HTTPError(curlCode: code, detail: detail, url: request.url, options: request.options, context: context))
         }
 
         var status = 0
@@ -281,6 +320,13 @@ final class CurlTransfer: @unchecked Sendable {
     // MARK: - Callback entry points (driver thread)
 
     fileprivate func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if body.isEmpty, let h = handle {
+            // One allocation for a body of known length instead of doubling up to it
+            // (which briefly holds 1.5x the body), capped by the limit.
+            var declared: curl_off_t = -1
+            _ = courier_easy_getinfo_off(h, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &declared)
+            if declared > 0 { body.reserveCapacity(min(Int(declared), request.options.maxResponseBytes)) }
+        }
         if body.count + bytes.count > request.options.maxResponseBytes {
             exceededLimit = true
             return false

@@ -1,4 +1,5 @@
 import CCurl
+import Foundation
 
 /// Why a request produced no response.
 ///
@@ -75,12 +76,27 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     }
 }
 
+/// What the transfer knew when libcurl gave up, for telling causes apart.
+struct CurlFailureContext {
+    /// Whether the TCP connection (and TLS handshake, for HTTPS) was established.
+    var connected = false
+    /// Whether any response header line arrived.
+    var receivedResponse = false
+}
+
 extension HTTPError {
     /// Maps a libcurl result and its error buffer to a kind and a hint a user can act on.
-    init(curlCode code: CURLcode, detail: String, url: String, options: HTTPRequestOptions) {
+    ///
+    /// The codes and messages below are what libcurl 7.88 with OpenSSL 3.0 returns against
+    /// `Tests/Servers/testserver.py` (see `Tests/IntegrationTests/Transport/TLSTests.swift`).
+    init(curlCode code: CURLcode, detail: String, url: String, options: HTTPRequestOptions,
+         context: CurlFailureContext = CurlFailureContext()) {
         let name = String(cString: courier_easy_strerror(code))
         let message = detail.isEmpty ? name.lowercased() : detail
         let host = Self.host(of: url)
+        let hostName = Self.hostName(of: host)
+        let tls = options.tls
+        let isHTTPS = url.lowercased().hasPrefix("https:")
         let kind: Kind
         var hint: String?
         switch code {
@@ -89,74 +105,152 @@ extension HTTPError {
             hint = "is a server listening on \(host)?"
         case CURLE_COULDNT_RESOLVE_HOST:
             kind = .hostNotFound
-            hint = "check the host name '\(host)' and your DNS"
+            hint = "check the host name '\(hostName)' and your DNS"
         case CURLE_COULDNT_RESOLVE_PROXY, CURLE_PROXY:
             kind = .proxy
-            hint = "check the proxy setting (proxy: or the *_proxy environment variables)"
+            hint = "check the proxy setting ('proxy', --proxy or the *_proxy environment variables)"
         case CURLE_OPERATION_TIMEDOUT:
             kind = .timeout
-            hint = "raise 'timeout' (now \(options.timeoutMilliseconds) ms) or 'connect_timeout' (now \(options.connectTimeoutMilliseconds) ms) if the server is just slow"
+            if !context.connected {
+                hint = "no connection to \(host) within \(Self.milliseconds(min(options.connectTimeoutMilliseconds, options.timeoutMilliseconds))) ('connect_timeout'); is the host reachable?"
+            } else if !context.receivedResponse {
+                hint = "no response within \(Self.milliseconds(options.timeoutMilliseconds)) ('timeout'); raise it if the server is just slow"
+            } else {
+                hint = "the response did not finish within \(Self.milliseconds(options.timeoutMilliseconds)) ('timeout'); the server stalled or is slow"
+            }
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
             kind = .invalidURL
             hint = "a URL needs a scheme and a host, like http://127.0.0.1:8080/path"
         case CURLE_PEER_FAILED_VERIFICATION:
             kind = .tls
-            if message.contains("subject") || message.contains("name") {
-                hint = "the certificate is not valid for \(host); use the name it was issued for"
+            if message.contains("subject name") || message.contains("host name") || message.contains("does not match") {
+                hint = "the server's certificate is not valid for '\(hostName)': use a host name it was issued for"
             } else {
-                hint = "the server's certificate is not trusted: pass its CA with 'tls.ca' (or --cacert), or 'tls.insecure: true' to skip verification"
+                hint = "the server's certificate is not trusted: pass its CA with 'tls.ca' (or --cacert), or set 'tls.insecure: true' to skip verification"
             }
         case CURLE_SSL_CACERT_BADFILE:
             kind = .tls
-            hint = "the CA file given in 'tls.ca' cannot be read or holds no PEM certificate"
+            hint = "the CA file '\(tls.caPath ?? "")' ('tls.ca' or --cacert) cannot be read or holds no PEM certificate"
         case CURLE_SSL_CERTPROBLEM:
             kind = .tls
-            if options.tls.certificateIsPKCS12 {
-                hint = "check the PKCS#12 password ('tls.password'); a legacy (RC2/3DES) .p12 needs OpenSSL's legacy provider (OPENSSL_CONF) or re-exporting with modern algorithms"
-            } else {
-                hint = "check that 'tls.cert' is a readable PEM certificate and that 'tls.key' matches it"
-            }
+            hint = Self.certificateProblemHint(message: message, tls: tls)
         case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
             kind = .pinMismatch
-            hint = "the server's public key does not match 'tls.pinned_key'"
+            hint = "the server's public key does not match 'tls.pinned_key'; if the server's key changed on purpose, update the pin"
         case CURLE_SSL_CONNECT_ERROR, CURLE_SEND_ERROR, CURLE_RECV_ERROR:
-            // Without a client certificate that the server requires, TLS 1.2 fails
-            // the handshake (35) and TLS 1.3 fails on the first read or write (55/56).
-            let handshakeAlert = message.contains("alert") || message.contains("certificate required")
-            if options.tls.certificatePath == nil && url.lowercased().hasPrefix("https:")
-                && (code == CURLE_SSL_CONNECT_ERROR || handshakeAlert)
+            // A server that requires a client certificate and gets none fails the TLS 1.2
+            // handshake (35); under TLS 1.3 the handshake completes and the server's alert
+            // (or its reset) surfaces on the first read or write (56 or 55, it varies).
+            let certificateRequired = message.contains("certificate required")
+            let alert = message.contains("alert")
+            if isHTTPS && tls.certificatePath == nil
+                && (certificateRequired || (code == CURLE_SSL_CONNECT_ERROR ? alert : !context.receivedResponse))
             {
                 kind = .clientCertificateRequired
                 hint = "does the server require a client certificate? set 'tls.cert' and 'tls.key' (or --cert/--key)"
+            } else if isHTTPS && tls.certificatePath != nil && alert && !context.receivedResponse {
+                kind = .tls
+                if message.contains("unknown ca") || message.contains("bad certificate") || message.contains("unsupported certificate") {
+                    hint = "the server rejected the client certificate '\(tls.certificatePath ?? "")': is it issued by a CA the server trusts?"
+                } else {
+                    hint = "the server ended the TLS handshake; check the client certificate and the TLS versions the server accepts"
+                }
             } else if code == CURLE_SSL_CONNECT_ERROR {
                 kind = .tls
-                hint = "the TLS handshake with \(host) failed"
+                hint = "the TLS handshake with \(host) failed; is it an HTTPS server?"
             } else {
                 kind = .connectionClosed
                 hint = "the connection to \(host) broke while the request was in flight"
             }
-        case CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_HTTP2, CURLE_HTTP2_STREAM:
+        case CURLE_GOT_NOTHING:
             kind = .connectionClosed
-            hint = code == CURLE_PARTIAL_FILE
-                ? "the response body ended before its announced length"
-                : "the server closed the connection without a complete response"
+            hint = "the server closed the connection without sending a response"
+        case CURLE_PARTIAL_FILE:
+            kind = .connectionClosed
+            hint = "the response body ended before its announced length: the server closed the connection early"
+        case CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            kind = .connectionClosed
+            hint = "the HTTP/2 stream broke; 'http_version: 1.1' may help with a faulty server"
         case CURLE_TOO_MANY_REDIRECTS:
             kind = .tooManyRedirects
             hint = "more than \(options.maxRedirects) redirects; raise 'max_redirects' or set 'follow_redirects: false'"
+        case CURLE_FILESIZE_EXCEEDED:
+            kind = .responseTooLarge
+            hint = Self.responseTooLargeHint(options.maxResponseBytes)
         case CURLE_READ_ERROR, CURLE_FILE_COULDNT_READ_FILE:
             kind = .fileUnreadable
+            hint = "a file to upload could not be read while it was sent"
         case CURLE_ABORTED_BY_CALLBACK:
             kind = .cancelled
+        case CURLE_BAD_CONTENT_ENCODING:
+            kind = .transport
+            hint = "the body could not be decoded; set 'compressed: false' to receive it as sent"
         default:
             kind = .transport
         }
         self.init(kind: kind, curlCode: Int(code.rawValue), message: message, hint: hint)
     }
 
+    /// Error 58: a client certificate, key or PKCS#12 file that OpenSSL would not load.
+    private static func certificateProblemHint(message: String, tls: TLSOptions) -> String {
+        let cert = tls.certificatePath ?? ""
+        if tls.certificateIsPKCS12 {
+            if message.contains("unsupported") || message.contains("0308010C") {
+                return "'\(cert)' uses legacy PKCS#12 algorithms (RC2/3DES) that OpenSSL 3 loads only with its legacy provider: "
+                    + "enable it through OPENSSL_CONF, or re-export the file: openssl pkcs12 -legacy -in old.p12 -nodes | openssl pkcs12 -export -out new.p12"
+            }
+            if message.contains("mac verify") || message.contains("password") {
+                return tls.password == nil
+                    ? "'\(cert)' is protected by a password: set 'tls.password'"
+                    : "wrong 'tls.password' for '\(cert)'"
+            }
+            return "check that '\(cert)' is a PKCS#12 file and that 'tls.password' is right"
+        }
+        if message.contains("private key") || message.contains("key file") {
+            let key = tls.keyPath ?? cert
+            if Self.isEncryptedPEMKey(at: key) {
+                return tls.password == nil
+                    ? "the key '\(key)' is encrypted: set 'tls.password'"
+                    : "wrong 'tls.password' for the encrypted key '\(key)'"
+            }
+            return "the key '\(key)' ('tls.key' or --key) does not belong to the certificate '\(cert)', or is not a PEM private key"
+        }
+        if tls.keyPath == nil && !message.contains("certificate file") {
+            return "'\(cert)' holds no private key: set 'tls.key' (or --key)"
+        }
+        return "'\(cert)' ('tls.cert' or --cert) must be a PEM certificate, or PKCS#12 named .p12/.pfx"
+    }
+
+    private static func isEncryptedPEMKey(at path: String) -> Bool {
+        guard let file = fopen(path, "rb") else { return false }
+        defer { fclose(file) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = fread(&buffer, 1, buffer.count, file)
+        let head = String(decoding: buffer.prefix(count), as: UTF8.self)
+        return head.contains("ENCRYPTED")
+    }
+
+    static func responseTooLargeHint(_ limit: Int) -> String {
+        "bodies are kept in memory up to \(ByteCount.format(limit)); raise the limit with --max-body-size if this body is expected"
+    }
+
+    static func milliseconds(_ value: Int) -> String { "\(value) ms" }
+
     static func host(of url: String) -> String {
         var rest = Substring(url)
         if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...] }
         let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
         return String(rest[..<end])
+    }
+
+    /// `127.0.0.1:8443` → `127.0.0.1`, `[::1]:80` → `::1`.
+    static func hostName(of host: String) -> String {
+        var host = Substring(host)
+        if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
+            return String(host[host.index(after: host.startIndex)..<close])
+        }
+        if let colon = host.lastIndex(of: ":") { return String(host[..<colon]) }
+        return String(host)
     }
 }

@@ -131,11 +131,8 @@ struct RequestBuilder {
             return .bytes(Array(try renderer.string(text).utf8))
         case .file(let path, let contentType)?:
             if let contentType { defaultContentType(try renderer.string(contentType)) }
-            let resolved = try resolvePath(path)
-            guard FileManager.default.isReadableFile(atPath: resolved) else {
-                throw EvaluationError(.invalid, "cannot read body_file '\(resolved)'", at: path.range)
-            }
-            return .file(path: resolved)
+            // Read (and a missing file reported, as `file_unreadable`) when the request is sent.
+            return .file(path: try resolvePath(path))
         }
     }
 
