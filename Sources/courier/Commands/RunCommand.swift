@@ -23,6 +23,7 @@ enum RunCommand {
         .init(names: ["--cert"], takesValue: true, help: "client certificate (PEM or .p12/.pfx)"),
         .init(names: ["--key"], takesValue: true, help: "client private key (PEM)"),
         .init(names: ["--proxy"], takesValue: true, help: "proxy URL for every request"),
+        .init(names: ["--max-body-size"], takesValue: true, help: "largest response body kept in memory (10MB, 1GiB, bytes; default 256MiB)"),
         .init(names: ["--junit"], takesValue: true, help: "write a JUnit XML report to FILE"),
         .init(names: ["--verbose", "-v"], takesValue: false, help: "print every request and response"),
         .init(names: ["--quiet", "-q"], takesValue: false, help: "print only failures and the summary"),
@@ -61,8 +62,8 @@ enum RunCommand {
         if files.isEmpty || loaded.workflows.isEmpty {
             Output.err("warning: no workflow selected\n")
         }
-        if settings.insecure {
-            Output.err("warning: --insecure: TLS certificates and host names are not verified\n")
+        if let warning = insecureWarning(settings: settings, workflows: loaded.workflows) {
+            Output.err(warning)
         }
 
         // 2. Run, streaming progress to the console.
@@ -142,11 +143,38 @@ enum RunCommand {
         settings.certificatePath = parsed.last("--cert")
         settings.keyPath = parsed.last("--key")
         settings.proxy = parsed.last("--proxy")
+        if let size = parsed.last("--max-body-size") {
+            guard let bytes = ByteCount.parse(size) else {
+                throw UsageError("--max-body-size takes a size like 10MB, 512KiB, 1GiB or a number of bytes, not '\(size)'")
+            }
+            settings.maxResponseBytes = bytes
+        }
         for (option, path) in [("--cacert", settings.caPath), ("--cert", settings.certificatePath), ("--key", settings.keyPath)] {
             if let path, !FileManager.default.isReadableFile(atPath: path) {
                 throw UsageError("cannot read \(option) '\(path)'")
             }
         }
+    }
+
+    // MARK: - Warnings
+
+    /// One warning per run when TLS verification is off anywhere: `--insecure`, or
+    /// `tls.insecure: true` in a selected workflow's defaults or requests.
+    ///
+    /// `tls.insecure` is a plain boolean (never a template), so reading the parsed
+    /// workflows tells before anything is sent exactly which files turn it off.
+    static func insecureWarning(settings: RunSettings, workflows: [Workflow]) -> String? {
+        if settings.insecure {
+            return "warning: --insecure: TLS certificates and host names are not verified\n"
+        }
+        let files = workflows.filter { workflow in
+            if workflow.defaults.tls?.insecure == true { return true }
+            let steps = workflow.setup + workflow.steps + workflow.teardown + (workflow.auth?.login ?? [])
+            return steps.contains { $0.request?.options.tls?.insecure == true }
+        }.map(\.file)
+        guard !files.isEmpty else { return nil }
+        let shown = files.prefix(3).joined(separator: ", ") + (files.count > 3 ? " and \(files.count - 3) more" : "")
+        return "warning: tls.insecure: TLS certificates and host names are not verified in \(shown)\n"
     }
 
     // MARK: - Selection
