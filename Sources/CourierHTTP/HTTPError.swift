@@ -148,12 +148,17 @@ extension HTTPError {
             {
                 kind = .clientCertificateRequired
                 hint = "does the server require a client certificate? set 'tls.cert' and 'tls.key' (or --cert/--key)"
-            } else if isHTTPS && tls.certificatePath != nil && alert && !context.receivedResponse {
+            } else if isHTTPS && tls.certificatePath != nil && (code == CURLE_SSL_CONNECT_ERROR ? alert : !context.receivedResponse) {
+                // Under TLS 1.3 a rejected client certificate shows up like a missing one:
+                // an alert, or a reset, on the first read or write.
                 kind = .tls
+                let cert = tls.certificatePath ?? ""
                 if message.contains("unknown ca") || message.contains("bad certificate") || message.contains("unsupported certificate") {
-                    hint = "the server rejected the client certificate '\(tls.certificatePath ?? "")': is it issued by a CA the server trusts?"
+                    hint = "the server rejected the client certificate '\(cert)': is it issued by a CA the server trusts?"
+                } else if alert {
+                    hint = "the server ended the TLS handshake; check the client certificate '\(cert)' and the TLS versions the server accepts"
                 } else {
-                    hint = "the server ended the TLS handshake; check the client certificate and the TLS versions the server accepts"
+                    hint = "the server closed the connection right after the TLS handshake: did it reject the client certificate '\(cert)'? (is it issued by a CA the server trusts?)"
                 }
             } else if code == CURLE_SSL_CONNECT_ERROR {
                 kind = .tls
