@@ -101,8 +101,14 @@ extension HTTPError {
         var hint: String?
         switch code {
         case CURLE_COULDNT_CONNECT:
-            kind = .connectionRefused
-            hint = "is a server listening on \(host)?"
+            if let proxy = options.proxy, !proxy.isEmpty, message.contains(Self.hostName(of: Self.host(of: proxy))),
+               message.contains("port \(Self.port(of: proxy))") {
+                kind = .proxy
+                hint = "cannot connect to the proxy \(proxy); check 'proxy' or --proxy"
+            } else {
+                kind = .connectionRefused
+                hint = "is a server listening on \(host)?"
+            }
         case CURLE_COULDNT_RESOLVE_HOST:
             kind = .hostNotFound
             hint = "check the host name '\(hostName)' and your DNS"
@@ -246,6 +252,14 @@ extension HTTPError {
         if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...] }
         let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
         return String(rest[..<end])
+    }
+
+    /// The port of a URL, explicit or the scheme's default (proxies default to 1080 in libcurl).
+    static func port(of url: String) -> String {
+        let host = Self.host(of: url)
+        if !host.hasSuffix("]"), let colon = host.lastIndex(of: ":") { return String(host[host.index(after: colon)...]) }
+        if url.lowercased().hasPrefix("https:") { return "443" }
+        return url.lowercased().hasPrefix("http:") ? "80" : "1080"
     }
 
     /// `127.0.0.1:8443` → `127.0.0.1`, `[::1]:80` → `::1`.
