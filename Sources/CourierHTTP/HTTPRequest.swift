@@ -80,7 +80,7 @@ public struct HTTPRequestOptions: Sendable {
     public var tls: TLSOptions = TLSOptions()
     /// Cookies are read from and stored into this jar; `nil` disables cookies.
     public var cookieJar: CookieJar?
-    /// Bodies above this size fail the request instead of exhausting memory. Default 256 MB.
+    /// Bodies above this size fail the request (`responseTooLarge`) instead of exhausting memory. Default 256 MiB.
     public var maxResponseBytes: Int = 256 * 1024 * 1024
 
     public init() {}

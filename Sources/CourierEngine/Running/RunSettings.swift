@@ -22,7 +22,7 @@ package struct RunSettings: Sendable {
     package var proxy: String?
     /// `--fail-fast`: stop after the first failed workflow.
     package var failFast = false
-    /// Response bodies above this size fail the step. Default 256 MB.
+    /// `--max-body-size`: response bodies above this size fail the step. Default 256 MiB.
     package var maxResponseBytes = 256 * 1024 * 1024
 
     package init() {}
