@@ -206,9 +206,12 @@ extension HTTPError {
     private static func certificateProblemHint(message: String, tls: TLSOptions) -> String {
         let cert = tls.certificatePath ?? ""
         if tls.certificateIsPKCS12 {
-            if message.contains("unsupported") || message.contains("0308010C") {
-                return "'\(cert)' uses legacy PKCS#12 algorithms (RC2/3DES) that OpenSSL 3 loads only with its legacy provider: "
+            // OpenSSL's error queue is per thread and libcurl reports its oldest entry, which
+            // may be left over from an earlier failure: look at the file, not just the message.
+            if message.contains("0308010C") || Self.usesLegacyPKCS12Ciphers(at: cert) {
+                return "'\(cert)' uses legacy PKCS#12 algorithms (RC2/RC4) that OpenSSL 3 loads only with its legacy provider: "
                     + "enable it through OPENSSL_CONF, or re-export the file: openssl pkcs12 -legacy -in old.p12 -nodes | openssl pkcs12 -export -out new.p12"
+                    + (tls.password == nil ? "; it may also need 'tls.password'" : "; if the provider is enabled already, check 'tls.password'")
             }
             if message.contains("mac verify") || message.contains("password") {
                 return tls.password == nil
@@ -230,6 +233,23 @@ extension HTTPError {
             return "'\(cert)' holds no private key: set 'tls.key' (or --key)"
         }
         return "'\(cert)' ('tls.cert' or --cert) must be a PEM certificate, or PKCS#12 named .p12/.pfx"
+    }
+
+    /// Whether a PKCS#12 file names an RC2 or RC4 PBE algorithm (OIDs 1.2.840.113549.1.12.1.1,
+    /// .2, .5, .6), which OpenSSL 3 has only in its legacy provider.
+    static func usesLegacyPKCS12Ciphers(at path: String) -> Bool {
+        guard let file = fopen(path, "rb") else { return false }
+        defer { fclose(file) }
+        var bytes = [UInt8](repeating: 0, count: 256 * 1024)
+        bytes.removeSubrange(fread(&bytes, 1, bytes.count, file)...)
+        let prefix: [UInt8] = [0x06, 0x0A, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x0C, 0x01]
+        guard bytes.count > prefix.count else { return false }
+        for start in 0..<(bytes.count - prefix.count) where bytes[start] == 0x06 {
+            if bytes[start..<start + prefix.count].elementsEqual(prefix), [1, 2, 5, 6].contains(bytes[start + prefix.count]) {
+                return true
+            }
+        }
+        return false
     }
 
     private static func isEncryptedPEMKey(at path: String) -> Bool {
