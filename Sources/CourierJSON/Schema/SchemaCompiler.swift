@@ -71,7 +71,7 @@ final class SchemaCompiler {
             guard let text = declared.stringValue else { throw JSONSchemaError("'$schema' must be a string (at '')") }
             dialect = try self.dialect(for: text)
         }
-        let context = Context(base: base, resource: nil, dialect: dialect, scopes: [], path: "")
+        let context = Context(base: base, resource: nil, dialect: dialect, scopes: [(base, "")], path: "")
         return try compile(document, context)
     }
 
