@@ -55,7 +55,7 @@ private struct ECMARegexTranslator {
     private static let digit = "0-9"
     private static let word = "A-Za-z0-9_"
     private static let space =
-        "\\x{9}-\\x{d}\\x{20}\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}"
+        "\\x{9}-\\x{d}\\x{20}\\x{a0}\\x{1680}\\x{2000}\\x{2001}\\x{2002}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}"
 
     private func peek(_ ahead: Int = 0) -> Unicode.Scalar? {
         position + ahead < scalars.count ? scalars[position + ahead] : nil
@@ -312,9 +312,7 @@ private struct ECMARegexTranslator {
                     continue
                 }
                 guard let high = classAtom(), low.value <= high.value else { return false }
-                appendLiteral(low)
-                output += "-"
-                appendLiteral(high)
+                appendRange(low.value, high.value)
             } else {
                 appendLiteral(low)
             }
@@ -337,6 +335,36 @@ private struct ECMARegexTranslator {
         }
         position += 1
         return c
+    }
+
+    /// `low-high`. The engine compares range bounds as characters, so it rejects a bound whose
+    /// canonical form is another character (U+2000 EN QUAD is U+2002): such bounds are listed
+    /// on their own and the range shrinks past them.
+    private mutating func appendRange(_ low: UInt32, _ high: UInt32) {
+        func isStable(_ value: UInt32) -> Bool {
+            Unicode.Scalar(value).map { !$0.properties.isFullCompositionExclusion } ?? true
+        }
+        var low = low
+        var high = high
+        var singles: [UInt32] = []
+        while low <= high && !isStable(low) {
+            singles.append(low)
+            low += 1
+        }
+        while high > low && !isStable(high) {
+            singles.append(high)
+            high -= 1
+        }
+        if low < high, let l = Unicode.Scalar(low), let h = Unicode.Scalar(high) {
+            appendLiteral(l)
+            output += "-"
+            appendLiteral(h)
+        } else if low == high, let l = Unicode.Scalar(low) {
+            appendLiteral(l)
+        }
+        for value in singles {
+            if let scalar = Unicode.Scalar(value) { appendLiteral(scalar) }
+        }
     }
 
     private mutating func appendLiteral(_ c: Unicode.Scalar) {

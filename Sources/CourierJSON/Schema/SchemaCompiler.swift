@@ -451,7 +451,9 @@ final class SchemaCompiler {
                 for (property, schema) in members { pairs.append((property, try subschema(schema, "dependentSchemas", property))) }
                 add("dependentSchemas", .dependentSchemas(pairs))
             }
-            if draft7, let value = object["dependencies"] {
+            // Draft 7's `dependencies`; 2020-12 split it in two but schemas written for both
+            // drafts still use it, so it is understood there too.
+            if let value = object["dependencies"] {
                 guard let members = value.objectValue else { throw invalid("dependencies", "must be an object") }
                 var names: [(property: String, required: [String])] = []
                 var schemas: [(property: String, schema: Int)] = []
