@@ -5,7 +5,9 @@
 /// do {
 ///     _ = try JSONSchema(["$ref": "#/$defs/missing"])
 /// } catch {
-///     print(error)   // cannot resolve '$ref' '#/$defs/missing' (at '')
+///     print(error)
+///     // cannot resolve '$ref' '#/$defs/missing': 'courier:///schema.json' has nothing at
+///     // '/$defs/missing' (at '/$ref')
 /// }
 /// ```
 public struct JSONSchemaError: Error, Sendable, CustomStringConvertible {
