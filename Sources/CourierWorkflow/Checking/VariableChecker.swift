@@ -18,14 +18,22 @@ import CourierDiagnostics
 /// anywhere in the workflow, since it is rendered for each request.
 /// `steps.<id>` needs a step with that id earlier in run order.
 ///
+/// `courier run` knows every command-line name, so there any other unknown
+/// name is an error. `courier validate` without `--var`/`--vars-file` does not
+/// (`commandLineKnown: false`): an unknown name that is close to a defined one
+/// (`tokne` for `token`) is still an error, since it is almost surely a typo;
+/// one that resembles nothing is a warning saying `run` will need `--var NAME=…`.
+///
 /// After an `include:` whose path is a template (loaded only at run time),
 /// the checker cannot know what it captures, so later unknown names are
 /// warnings instead of errors; the engine checks the included steps when it
 /// loads them.
 package struct VariableChecker {
-    /// Checks a whole workflow. `externalNames` are the `--var`/`--vars-file` names.
-    package static func check(_ workflow: Workflow, externalNames: Set<String>) -> [Diagnostic] {
+    /// Checks a whole workflow. `externalNames` are the `--var`/`--vars-file`
+    /// names; `commandLineKnown` says whether they are all of them (see above).
+    package static func check(_ workflow: Workflow, externalNames: Set<String>, commandLineKnown: Bool = true) -> [Diagnostic] {
         var walker = Walker(defined: externalNames)
+        walker.commandLineKnown = commandLineKnown
         walker.collectDefinitions(workflow)
         walker.checkWorkflow(workflow)
         return walker.result
@@ -51,6 +59,8 @@ private struct Walker {
     var idsEverywhere: [String: SourceRange] = [:]
     /// A templated include was passed: its captures are unknown.
     var open = false
+    /// False for `validate` without `--var`: unknown names may come from the command line.
+    var commandLineKnown = true
     /// The `include:` keys leading to the steps being checked, innermost last.
     var includeSites: [SourceRange] = []
     var diagnostics: [Diagnostic] = []
@@ -310,6 +320,12 @@ private struct Walker {
         var message = "unknown variable '\(name)'"
         if let close = suggestion(for: name, among: defined.union(["env", "steps"])) {
             message += "; did you mean '\(close)'?"
+        } else if !commandLineKnown {
+            var notes: [Diagnostic] = []
+            if let site = includeSites.last { notes.append(.note("included from here", at: site)) }
+            diagnostics.append(.warning("variable '\(name)' is not defined in the workflow; 'courier run' will need --var \(name)=VALUE "
+                                        + "(give 'courier validate' the same --var or --vars-file to check it)", at: range, notes: notes))
+            return
         } else {
             message += "; define it in 'vars:', capture it in an earlier step, or pass --var \(name)=VALUE"
         }

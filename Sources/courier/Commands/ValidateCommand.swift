@@ -6,9 +6,11 @@ import Foundation
 ///
 /// Besides the structure, it checks what can be known before a run: included
 /// files (and include cycles), literal file paths, and template names (see
-/// `VariableChecker`). A name that only the command line defines is an error
-/// unless it is named with `--var NAME[=VALUE]` or a `--vars-file`, exactly as
-/// `courier run` would be given it (or written `{{ name | default(…) }}`).
+/// `VariableChecker`). Given `--var NAME[=VALUE]` or `--vars-file` (the names
+/// `courier run` will get), any other unknown name is an error, as in `run`.
+/// Without them, a name the workflow does not define may come from the
+/// command line: it is a warning, unless it is close to a defined name
+/// (`tokne` for `token`), which is an error.
 enum ValidateCommand {
     static let parser = ArgumentParser(command: "validate", options: [
         .init(names: ["--var"], takesValue: true, help: "NAME or NAME=VALUE: a variable the run will get from the command line (repeatable)"),
@@ -39,7 +41,8 @@ enum ValidateCommand {
             case .failure(let list): loaded.diagnostics += list.diagnostics
             }
         }
-        loaded.diagnostics += WorkflowLoading.checkNames(loaded.workflows, externalNames: externalNames)
+        let commandLineKnown = !parsed.all("--var").isEmpty || !parsed.all("--vars-file").isEmpty
+        loaded.diagnostics += WorkflowLoading.checkNames(loaded.workflows, externalNames: externalNames, commandLineKnown: commandLineKnown)
         let color = Output.useColor(parsed.last("--color"), fileDescriptor: 2)
         WorkflowLoading.report(loaded.diagnostics, sources: sources, color: color)
         let errors = loaded.diagnostics.filter { $0.severity == .error }.count

@@ -29,9 +29,11 @@ enum WorkflowLoading {
 
     /// Names in templates that nothing can define (see ``VariableChecker``):
     /// `externalNames` are those of `--var` and `--vars-file`.
-    static func checkNames(_ workflows: [Workflow], externalNames: Set<String>) -> [Diagnostic] {
+    /// `commandLineKnown`: whether `externalNames` are all the names the run
+    /// will get (true for `run`; for `validate`, only when given `--var`/`--vars-file`).
+    static func checkNames(_ workflows: [Workflow], externalNames: Set<String>, commandLineKnown: Bool = true) -> [Diagnostic] {
         var seen = Set<Diagnostic>()
-        return workflows.flatMap { VariableChecker.check($0, externalNames: externalNames) }
+        return workflows.flatMap { VariableChecker.check($0, externalNames: externalNames, commandLineKnown: commandLineKnown) }
             .filter { seen.insert($0).inserted }
     }
 
