@@ -70,6 +70,14 @@ package final class SourceStore: Sendable {
         }
     }
 
+    /// Whether `path` names a registered source or a regular file on disk
+    /// (a directory does not count: nothing can be streamed from it).
+    package func exists(_ path: String) -> Bool {
+        if files.withLock({ $0[path] }) != nil { return true }
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+
     /// The source at `path` if it is registered or readable.
     package func fileIfAvailable(_ path: String) -> SourceFile? {
         try? file(path)

@@ -99,8 +99,9 @@ package final class ConsoleReporter: Sendable {
             case .failed(let failures):
                 for failure in failures {
                     var diagnostic = renderer.render(Diagnostic.error(masker.mask(failure.message), at: failure.location))
-                    if let expected = failure.expected { diagnostic += "  expected: \(hanging(masker.mask(expected)))\n" }
-                    if let actual = failure.actual { diagnostic += "  actual:   \(hanging(masker.mask(actual)))\n" }
+                    for line in FailureText.comparison(expected: failure.expected.map(masker.mask), actual: failure.actual.map(masker.mask)) {
+                        diagnostic += colourDiffLine(line) + "\n"
+                    }
                     out += diagnostic
                 }
             case .errored(let error):
@@ -129,9 +130,14 @@ package final class ConsoleReporter: Sendable {
         return out
     }
 
-    /// Continuation lines of a multi-line value line up under its first line.
-    private func hanging(_ text: String) -> String {
-        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: "\n            ")
+    /// Diff lines (`    - …`, `    + …`) in red and green on a terminal.
+    private func colourDiffLine(_ line: String) -> String {
+        guard options.color, line.hasPrefix("    ") else { return line }
+        let body = line.dropFirst(4)
+        if body.hasPrefix("- ") { return "    " + style(String(body), .red) }
+        if body.hasPrefix("+ ") { return "    " + style(String(body), .green) }
+        if body.hasPrefix("@@") { return "    " + style(String(body), .dim) }
+        return line
     }
 
     private func indent(_ text: String) -> String {
@@ -147,7 +153,7 @@ package final class ConsoleReporter: Sendable {
     // MARK: - Colour
 
     private enum Style: String {
-        case bold = "1", dim = "2", green = "32", boldGreen = "1;32", boldRed = "1;31"
+        case bold = "1", dim = "2", red = "31", green = "32", boldGreen = "1;32", boldRed = "1;31"
     }
 
     private func style(_ text: String, _ style: Style) -> String {

@@ -3,14 +3,37 @@ import CourierEngine
 /// Plain-text rendering of one assertion failure, shared by the console and reports.
 package enum FailureText {
     /// `file:line:col: subject: message` then expected and actual values.
-    package static func describe(_ failure: AssertionFailure) -> String {
+    package static func describe(_ failure: AssertionFailure, masker: SecretMasker? = nil) -> String {
+        var failure = failure
+        if let masker {
+            failure.message = masker.mask(failure.message)
+            failure.expected = failure.expected.map(masker.mask)
+            failure.actual = failure.actual.map(masker.mask)
+        }
         var text = ""
         if let location = failure.location {
             text += "\(location.start.file):\(location.start.line):\(location.start.column): "
         }
         text += failure.message
-        if let expected = failure.expected { text += "\n  expected: \(expected)" }
-        if let actual = failure.actual { text += "\n  actual:   \(actual)" }
+        text += "\n" + comparison(expected: failure.expected, actual: failure.actual).joined(separator: "\n")
         return text
+    }
+
+    /// The expected and actual values as indented lines: one line each when
+    /// short, else a line diff (`-` expected, `+` actual). Mask the values first.
+    package static func comparison(expected: String?, actual: String?) -> [String] {
+        if let expected, let actual, LineDiff.isLong(expected, actual),
+           let diff = LineDiff.unified(expected: expected, actual: actual) {
+            return ["  diff (- expected, + actual):"] + diff.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
+        }
+        var lines: [String] = []
+        if let expected { lines.append("  expected: " + hanging(expected)) }
+        if let actual { lines.append("  actual:   " + hanging(actual)) }
+        return lines
+    }
+
+    /// Continuation lines of a multi-line value line up under its first line.
+    private static func hanging(_ text: String) -> String {
+        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: "\n            ")
     }
 }

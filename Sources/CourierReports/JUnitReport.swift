@@ -56,7 +56,9 @@ package enum JUnitReport {
         case .failed(let failures):
             let first = failures.first.map { masker.mask($0.message) } ?? "expectation failed"
             let message = failures.count > 1 ? "\(first) (and \(failures.count - 1) more)" : first
-            let details = failures.map { masker.mask(FailureText.describe($0)) }.joined(separator: "\n\n")
+            // Mask the values before diffing them, then the whole text once more
+            // (a secret may straddle what the diff split into lines).
+            let details = failures.map { masker.mask(FailureText.describe($0, masker: masker)) }.joined(separator: "\n\n")
             body += "      <failure message=\"\(attr(message))\" type=\"assertion\">\(text(details))</failure>\n"
         case .errored(let error):
             var details = error.message

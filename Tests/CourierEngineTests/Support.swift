@@ -63,8 +63,10 @@ struct WorkflowDecodingFailed: Error, CustomStringConvertible {
 /// The path test workflows are registered under; relative paths resolve against its directory.
 let testWorkflowPath = "/tmp/courier-etests/flows/test.yaml"
 
-func decode(_ yaml: String, path: String = testWorkflowPath) throws -> Workflow {
-    switch decodeWorkflow(text: yaml, path: path, sources: SourceStore()) {
+/// Decodes a test workflow. Files are not looked at unless `sources` is given
+/// (register the files a test includes there): most tests name paths that do not exist.
+func decode(_ yaml: String, path: String = testWorkflowPath, sources: SourceStore? = nil) throws -> Workflow {
+    switch decodeWorkflow(text: yaml, path: path, sources: sources ?? SourceStore(), options: LoadOptions(resolveFiles: sources != nil)) {
     case .success(let workflow):
         return workflow
     case .failure(let list):
@@ -88,10 +90,12 @@ struct EngineRun {
 
 /// Decodes `yaml` and runs it through an engine on `transport`.
 func run(_ yaml: String, transport: FakeTransport = FakeTransport(), settings: RunSettings = RunSettings(),
-         functions: BuiltinFunctions = BuiltinFunctions(), path: String = testWorkflowPath) async throws -> EngineRun {
-    let workflow = try decode(yaml, path: path)
+         functions: BuiltinFunctions = BuiltinFunctions(), path: String = testWorkflowPath,
+         sources: SourceStore? = nil) async throws -> EngineRun {
+    let workflow = try decode(yaml, path: path, sources: sources)
     let log = EventLog()
-    let engine = Engine(transport: transport, settings: settings, functions: functions, onEvent: { log.append($0) })
+    let engine = Engine(transport: transport, settings: settings, functions: functions, sources: sources ?? SourceStore(),
+                        onEvent: { log.append($0) })
     let result = await engine.run([workflow])
     let workflowResult = try #require(result.workflows.first)
     return EngineRun(result: workflowResult, requests: transport.requests, events: log.all)

@@ -262,9 +262,9 @@ private func literal(_ t: Template?) -> String? { t?.literalText }
     @Test func includedSteps() throws {
         let sources = SourceStore()
         sources.register(path: "_login.yaml", text: "- request: { url: /login }\n- request: { url: /me }\n")
-        #expect(try loadIncludedSteps(path: "_login.yaml", sources: sources).get().count == 2)
+        #expect(try loadIncludedFile(path: "_login.yaml", sources: sources, chain: ["t.yaml"]).get().steps.count == 2)
         sources.register(path: "_wf.yaml", text: "steps:\n  - request: { url: /login }\n")
-        #expect(try loadIncludedSteps(path: "_wf.yaml", sources: sources).get().count == 1)
+        #expect(try loadIncludedFile(path: "_wf.yaml", sources: sources, chain: ["t.yaml"]).get().steps.count == 1)
     }
 
     /// Guards the "5 MB loads well under a second" budget (measured in release; debug is slower).

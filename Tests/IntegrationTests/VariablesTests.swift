@@ -51,12 +51,13 @@ struct VariablesTests {
         #expect(result.stdout.line(containing: "PASS", "show them") != nil, result.context)
     }
 
-    @Test("an unknown variable fails the step, naming the variable and its file:line:col")
+    @Test("an unknown variable is caught before anything is sent (exit 2, file:line:col, caret, did-you-mean)")
     func unknownVariable() async throws {
         let server = try TestServer.shared()
         let workspace = try Workspace()
         let yaml = """
             name: unknown variable
+            vars: { such_variable: 1 }
             steps:
               - name: fine
                 request: { url: "{{ base_url }}/health" }
@@ -68,20 +69,47 @@ struct VariablesTests {
         try workspace.write("unknown.yaml", yaml)
         let result = try await Courier.run(files: ["unknown.yaml"], workspace: workspace, server: server,
                                            extra: ["--junit", "junit.xml"])
-        #expect(result.status == 1, result.context)
+        #expect(result.status == 2, result.context)
         let position = try #require(yaml.position(of: "no_such_variable", inLineContaining: "no_such_variable"))
         let location = "unknown.yaml:\(position.line):\(position.column)"
-        let line = result.stdout.line(containing: location)
-        #expect(line?.contains("no_such_variable") == true, "expected '\(location): … no_such_variable'\n\(result.context)")
-        #expect(result.stdout.hasCaret(under: "no_such_variable", inSourceLine: #"query: { q: "{{ no_such_variable }}" }"#),
+        let line = result.stderr.line(containing: location)
+        #expect(line?.contains("unknown variable 'no_such_variable'; did you mean 'such_variable'?") == true,
+                "expected '\(location): error: unknown variable …'\n\(result.context)")
+        #expect(result.stderr.hasCaret(under: "no_such_variable", inSourceLine: #"query: { q: "{{ no_such_variable }}" }"#),
                 result.context)
+        #expect(!result.stdout.contains("PASS"), "the first step ran\n\(result.context)")
+    }
+
+    @Test("a variable that exists only when a skipped step runs fails the step at run time, naming it and its file:line:col")
+    func unknownVariableAtRunTime() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        let yaml = """
+            name: unknown at run time
+            steps:
+              - name: skipped capture
+                if: false
+                request: { url: "{{ base_url }}/health" }
+                capture: { maybe: $.status }
+              - name: uses it
+                request:
+                  url: "{{ base_url }}/echo"
+                  query: { q: "{{ maybe }}" }
+            """
+        try workspace.write("unknown.yaml", yaml)
+        let result = try await Courier.run(files: ["unknown.yaml"], workspace: workspace, server: server,
+                                           extra: ["--junit", "junit.xml"])
+        #expect(result.status == 1, result.context)
+        let position = try #require(yaml.position(of: "maybe", inLineContaining: "q: "))
+        let location = "unknown.yaml:\(position.line):\(position.column)"
+        #expect(result.stdout.line(containing: location)?.contains("unknown variable 'maybe'") == true, result.context)
+        #expect(result.stdout.hasCaret(under: "maybe", inSourceLine: #"query: { q: "{{ maybe }}" }"#), result.context)
 
         let report = try await JUnitReport.load(workspace.url.appendingPathComponent("junit.xml"))
-        #expect(report.testCase("fine")?.passed == true)
-        let typo = try #require(report.testCase("typo"))
-        let problem = typo.failure ?? typo.error
-        #expect(problem != nil, "the step with the unknown variable should not pass")
-        #expect(problem.map { ($0.message ?? "").contains("no_such_variable") } == true)
+        #expect(report.testCase("skipped capture")?.skipped == true)
+        let step = try #require(report.testCase("uses it"))
+        let problem = step.failure ?? step.error
+        #expect(problem.map { ($0.message ?? "").contains("maybe") } == true)
         #expect(problem.map { $0.text.contains(location) } == true)
     }
 }

@@ -23,9 +23,11 @@ struct MatcherEvaluator {
                                          expected: Self.pretty(expected), actual: "(nothing)")]
             }
             if Self.equal(actual, expected) { return [] }
+            // Keys sorted on both sides: equality ignores key order, so the
+            // reporters' line diff should not show reordered keys as changes.
             return [AssertionFailure(location: expectedValue.range, subject: subject,
                                      message: "\(subject): expected \(Self.short(expected)), got \(Self.short(actual))",
-                                     expected: Self.pretty(expected), actual: Self.pretty(actual))]
+                                     expected: Self.pretty(Self.sortingKeys(expected)), actual: Self.pretty(Self.sortingKeys(actual)))]
         case .predicates(let predicates, let range):
             guard actual == nil else {
                 return predicates.flatMap { check($0, actual: actual, subject: subject) }
@@ -270,6 +272,18 @@ struct MatcherEvaluator {
     }
 
     /// Pretty JSON for the expected/actual block.
+    /// The value with every object's keys in code-point order.
+    static func sortingKeys(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let object):
+            return .object(JSONObject(object.keys.sorted().compactMap { key in object[key].map { (key, sortingKeys($0)) } }))
+        case .array(let items):
+            return .array(items.map(sortingKeys))
+        default:
+            return value
+        }
+    }
+
     static func pretty(_ value: JSONValue) -> String {
         switch value {
         case .array, .object: value.serialized(pretty: true)

@@ -1,3 +1,4 @@
+import CourierDiagnostics
 import CourierHTTP
 import CourierWorkflow
 
@@ -10,12 +11,15 @@ package struct Engine: Sendable {
     package var settings: RunSettings
     package var functions: BuiltinFunctions
     package var onEvent: @Sendable (RunEvent) -> Void
+    /// Where files included with a templated path are read at run time.
+    package var sources: SourceStore
 
     package init(transport: any HTTPTransport, settings: RunSettings, functions: BuiltinFunctions = BuiltinFunctions(),
-                 onEvent: @escaping @Sendable (RunEvent) -> Void = { _ in }) {
+                 sources: SourceStore = SourceStore(), onEvent: @escaping @Sendable (RunEvent) -> Void = { _ in }) {
         self.transport = transport
         self.settings = settings
         self.functions = functions
+        self.sources = sources
         self.onEvent = onEvent
     }
 

@@ -4,6 +4,15 @@ import CourierJSON
 import CourierWorkflow
 import Foundation
 
+/// Where a step runs: the directory its relative paths resolve against, the
+/// names of the includes around it, and the files being run (for cycles).
+struct StepContext {
+    var directory: String
+    /// `""`, or `login › ` inside an include (nested includes add more).
+    var prefix: String
+    var chain: [String]
+}
+
 /// Runs one workflow: variables, setup, steps, teardown.
 ///
 /// Lives inside one task; its mutable state never crosses threads.
@@ -34,14 +43,14 @@ final class WorkflowRunner {
                               outcome: .errored(StepError(type: "template", message: error.message, location: error.range))))
             reason = "the workflow's variables could not be evaluated"
         }
-        await runPhase(workflow.setup, phase: .setup, skipReason: &reason)
-        await runPhase(workflow.steps, phase: .steps, skipReason: &reason)
+        let top = StepContext(directory: workflow.directory, prefix: "", chain: [FilePaths.normalize(workflow.file)])
+        await runPhase(workflow.setup, phase: .setup, context: top, skipReason: &reason)
+        await runPhase(workflow.steps, phase: .steps, context: top, skipReason: &reason)
 
         // Teardown always runs, also after an interruption (its requests are
         // shielded from the run's cancellation, see `send`).
-        for step in workflow.teardown {
-            _ = await runStep(step, phase: .teardown)
-        }
+        var noSkip: String? = nil
+        await runPhase(workflow.teardown, phase: .teardown, context: top, skipReason: &noSkip)
 
         let result = WorkflowResult(
             file: workflow.file, name: workflow.name, description: workflow.description,
@@ -51,20 +60,27 @@ final class WorkflowRunner {
         return result
     }
 
-    /// Runs steps in order; once `skipReason` is set the rest are reported skipped.
-    private func runPhase(_ steps: [Step], phase: StepPhase, skipReason: inout String?) async {
+    /// Runs steps in order; returns whether any failed. Once `skipReason` is
+    /// set the rest are reported skipped, except in teardown, where every step runs.
+    @discardableResult
+    private func runPhase(_ steps: [Step], phase: StepPhase, context: StepContext, skipReason: inout String?) async -> Bool {
+        var anyFailed = false
         for step in steps {
-            if skipReason == nil && Task.isCancelled { skipReason = "interrupted" }
-            if let reason = skipReason {
-                skip(step, phase: phase, reason: reason)
-                continue
+            if phase != .teardown {
+                if skipReason == nil && Task.isCancelled { skipReason = "interrupted" }
+                if let reason = skipReason {
+                    skip(step, phase: phase, context: context, reason: reason)
+                    continue
+                }
             }
-            let failed = await runStep(step, phase: phase)
+            let failed = await runStep(step, phase: phase, context: context)
+            anyFailed = anyFailed || failed
             let goOn = phase == .steps && (step.continueOnFailure ?? workflow.continueOnFailure)
-            if failed && !goOn {
+            if failed && !goOn && phase != .teardown {
                 skipReason = phase == .setup ? "setup failed" : "an earlier step failed"
             }
         }
+        return anyFailed
     }
 
     // MARK: - Variables
@@ -133,21 +149,21 @@ final class WorkflowRunner {
     // MARK: - Steps
 
     /// Runs a step (every item of a `for_each`); returns whether it failed.
-    private func runStep(_ step: Step, phase: StepPhase) async -> Bool {
+    private func runStep(_ step: Step, phase: StepPhase, context: StepContext) async -> Bool {
         if let condition = step.condition {
             do {
                 guard try renderer.condition(condition) else {
-                    skip(step, phase: phase, reason: "condition is false")
+                    skip(step, phase: phase, context: context, reason: "condition is false")
                     return false
                 }
             } catch {
-                record(errored(step, phase: phase, error))
+                record(errored(step, phase: phase, context: context, error))
                 return true
             }
         }
 
         guard let forEach = step.forEach else {
-            return await runOnce(step, phase: phase, iteration: nil)
+            return await runOnce(step, phase: phase, context: context, iteration: nil)
         }
         var items: [JSONValue] = []
         do throws(EvaluationError) {
@@ -162,7 +178,7 @@ final class WorkflowRunner {
                 items = list
             }
         } catch {
-            record(errored(step, phase: phase, error))
+            record(errored(step, phase: phase, context: context, error))
             return true
         }
         var failed = false
@@ -171,36 +187,102 @@ final class WorkflowRunner {
             if Task.isCancelled && phase != .teardown { break }
             scope["item"] = item
             scope["index"] = .number(JSONNumber(index))
-            if await runOnce(step, phase: phase, iteration: index + 1) { failed = true }
+            if await runOnce(step, phase: phase, context: context, iteration: index + 1) { failed = true }
         }
         scope["item"] = saved.0
         scope["index"] = saved.1
         return failed
     }
 
-    private func runOnce(_ step: Step, phase: StepPhase, iteration: Int?) async -> Bool {
+    private func runOnce(_ step: Step, phase: StepPhase, context: StepContext, iteration: Int?) async -> Bool {
         let start = clock.elapsedMicroseconds()
         if let delay = step.delay {
             try? await Task.sleep(for: delay)
         }
         switch step.action {
         case .include(let include):
-            record(StepResult(name: name(of: step), phase: phase, location: step.range, iteration: iteration,
-                              outcome: .errored(StepError(type: "unsupported", message: "'include' is not supported by this version of courier yet", location: include.range)),
-                              durationMicroseconds: clock.elapsedMicroseconds(since: start)))
-            return true
+            return await runInclude(include, step: step, phase: phase, context: context, iteration: iteration, start: start)
         case .request(let request):
-            let result = await perform(request, step: step, phase: phase, iteration: iteration, start: start)
+            let result = await perform(request, step: step, phase: phase, context: context, iteration: iteration, start: start)
             record(result)
             return result.outcome.isProblem
         }
     }
 
-    private func perform(_ request: Request, step: Step, phase: StepPhase, iteration: Int?, start: Int) async -> StepResult {
-        let stepName = name(of: step)
+    // MARK: - Includes
+
+    /// Runs the steps of an included file as steps of this workflow: each is
+    /// its own result, named `<include> › <step>`. The include's `vars` are
+    /// visible inside only; captures stay visible afterwards.
+    private func runInclude(_ include: Include, step: Step, phase: StepPhase, context: StepContext,
+                            iteration: Int?, start: Int) async -> Bool {
+        func fail(_ type: String, _ message: String, at location: SourceRange?) -> Bool {
+            record(StepResult(name: context.prefix + name(of: step), phase: phase, location: step.range, iteration: iteration,
+                              outcome: .errored(StepError(type: type, message: message, location: location ?? include.range)),
+                              durationMicroseconds: clock.elapsedMicroseconds(since: start)))
+            return true
+        }
+
+        // The include's vars, evaluated in the including scope, in order.
+        var values: [(String, JSONValue)] = []
+        var inner = renderer
+        for definition in include.vars {
+            do {
+                let value = try inner.value(definition.value)
+                values.append((definition.name, value))
+                inner.scope[definition.name] = value
+            } catch {
+                return fail("template", error.message, at: error.range)
+            }
+        }
+
+        let file: IncludedFile
+        if let resolved = include.resolved {
+            file = resolved
+        } else {
+            // A templated path: loaded now, with the checks `validate` makes for literal ones.
+            let written: String
+            do { written = try renderer.string(include.path) } catch { return fail("template", error.message, at: error.range) }
+            let path = FilePaths.resolve(written, against: context.directory)
+            switch loadIncludedFile(path: path, sources: engine.sources, chain: context.chain) {
+            case .failure(let list):
+                let first = list.diagnostics.first { $0.severity == .error }
+                let more = list.diagnostics.filter { $0.severity == .error }.count - 1
+                return fail("include", "include '\(written)': \(first?.message ?? "cannot be loaded")" + (more > 0 ? " (and \(more) more)" : ""),
+                            at: first?.range ?? include.path.range)
+            case .success(let loaded):
+                let names = Set(scope.variables.keys).union(values.map(\.0))
+                let problems = VariableChecker.check(steps: loaded.steps, definedNames: names, stepIDs: Set(scope.steps.keys))
+                    .filter { $0.severity == .error }
+                if let first = problems.first {
+                    let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
+                    return fail("template", "include '\(written)': \(first.message)\(more)", at: first.range)
+                }
+                file = loaded
+            }
+        }
+
+        // Include vars shadow outer names for the included steps only.
+        let shadowed = values.map { ($0.0, scope[$0.0]) }
+        for (name, value) in values { scope[name] = value }
+        let label = step.name.flatMap { try? renderer.string($0) } ?? file.displayName
+        let numbered = iteration.map { "\(label) [\($0)]" } ?? label
+        let innerContext = StepContext(directory: file.directory, prefix: context.prefix + numbered + " › ",
+                                       chain: context.chain + [file.path])
+        var reason: String? = nil
+        let failed = await runPhase(file.steps, phase: phase, context: innerContext, skipReason: &reason)
+        for (index, (name, previous)) in shadowed.enumerated() where scope[name] == values[index].1 {
+            // Still the include's value (not captured inside): restore what was there.
+            scope[name] = previous
+        }
+        return failed
+    }
+
+    private func perform(_ request: Request, step: Step, phase: StepPhase, context: StepContext, iteration: Int?, start: Int) async -> StepResult {
+        let stepName = context.prefix + name(of: step)
         var result = StepResult(name: stepName, phase: phase, location: step.range, iteration: iteration, outcome: .passed)
 
-        let builder = RequestBuilder(renderer: renderer, settings: engine.settings, directory: workflow.directory, cookieJar: cookieJar)
+        let builder = RequestBuilder(renderer: renderer, settings: engine.settings, directory: context.directory, cookieJar: cookieJar)
         let httpRequest: HTTPRequest
         do {
             httpRequest = try builder.build(request, defaults: workflow.defaults)
@@ -269,12 +351,20 @@ final class WorkflowRunner {
         engine.onEvent(.stepFinished(file: workflow.file, result))
     }
 
-    private func skip(_ step: Step, phase: StepPhase, reason: String) {
-        record(StepResult(name: name(of: step), phase: phase, location: step.range, outcome: .skipped(reason: reason)))
+    /// Reports a step skipped; an include's steps are reported one by one
+    /// when its file is known, so a report lists the same testcases every run.
+    private func skip(_ step: Step, phase: StepPhase, context: StepContext, reason: String) {
+        if case .include(let include) = step.action, let file = include.resolved, !file.steps.isEmpty {
+            let label = step.name.map { TemplateSource.text(of: $0) } ?? file.displayName
+            let inner = StepContext(directory: file.directory, prefix: context.prefix + label + " › ", chain: context.chain + [file.path])
+            for included in file.steps { skip(included, phase: phase, context: inner, reason: reason) }
+            return
+        }
+        record(StepResult(name: context.prefix + name(of: step), phase: phase, location: step.range, outcome: .skipped(reason: reason)))
     }
 
-    private func errored(_ step: Step, phase: StepPhase, _ error: EvaluationError) -> StepResult {
-        StepResult(name: name(of: step), phase: phase, location: step.range,
+    private func errored(_ step: Step, phase: StepPhase, context: StepContext, _ error: EvaluationError) -> StepResult {
+        StepResult(name: context.prefix + name(of: step), phase: phase, location: step.range,
                    outcome: .errored(StepError(type: "template", message: error.message, location: error.range)))
     }
 

@@ -188,7 +188,7 @@ extension WorkflowDecoder {
             return .inline(templateValue(node))
         case .scalar(let scalar):
             switch scalar.value {
-            case .string: return template(node, for: "schema").map(SchemaSource.file)
+            case .string: return template(node, for: "schema").map { SchemaSource.file(checkFile($0, for: "schema")) }
             case .bool: return .inline(templateValue(node))
             default: break
             }

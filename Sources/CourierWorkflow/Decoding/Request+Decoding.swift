@@ -126,7 +126,7 @@ extension WorkflowDecoder {
         case "body":
             return template(node, for: "body").map { .text($0, contentType: contentType) }
         default:
-            return template(node, for: "body_file").map { .file($0, contentType: contentType) }
+            return template(node, for: "body_file").map { checkFile($0, for: "body_file"); return .file($0, contentType: contentType) }
         }
     }
 
@@ -164,6 +164,7 @@ extension WorkflowDecoder {
             content = .value(t)
         case (nil, let file?):
             guard let t = template(file, for: "file") else { return nil }
+            checkFile(t, for: "file")
             content = .file(t)
         case (_?, _?):
             if let key = f.key("file") { error("a multipart part has 'value' or 'file', not both", at: key.range) }
@@ -210,9 +211,9 @@ extension WorkflowDecoder {
     private func tlsOptions(_ node: YAMLNode) -> TLSOptions? {
         guard let f = fields(node, in: "tls", allowed: ["ca", "cert", "key", "password", "insecure", "pinned_key"]) else { return nil }
         return TLSOptions(
-            ca: f["ca"].flatMap { template($0, for: "ca") },
-            cert: f["cert"].flatMap { template($0, for: "cert") },
-            key: f["key"].flatMap { template($0, for: "key") },
+            ca: f["ca"].flatMap { template($0, for: "ca") }.map { checkFile($0, for: "tls.ca") },
+            cert: f["cert"].flatMap { template($0, for: "cert") }.map { checkFile($0, for: "tls.cert") },
+            key: f["key"].flatMap { template($0, for: "key") }.map { checkFile($0, for: "tls.key") },
             password: f["password"].flatMap { template($0, for: "password") },
             insecure: f["insecure"].flatMap { bool($0, for: "insecure") },
             pinnedKey: f["pinned_key"].flatMap { template($0, for: "pinned_key") })

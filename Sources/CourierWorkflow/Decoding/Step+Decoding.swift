@@ -38,6 +38,14 @@ extension WorkflowDecoder {
         if let varsKey = f.key("vars"), f.key("include") == nil {
             error("'vars' on a step applies only to 'include'; use top-level 'vars' for the workflow", at: varsKey.range)
         }
+        if f.key("include") != nil, f.key("request") == nil {
+            // An include step sends nothing itself: these keys would be silently ignored.
+            for key in ["id", "expect", "capture", "retry"] {
+                if let k = f.key(key) {
+                    error("'\(key)' does not apply to an 'include' step; put it on the included steps", at: k.range)
+                }
+            }
+        }
 
         var id: Located<String>?
         if let idNode = f["id"], let value = string(idNode, for: "id") {
@@ -69,10 +77,11 @@ extension WorkflowDecoder {
             guard let path = required(f, "path", in: "include").flatMap({ template($0, for: "path") }) else { return nil }
             var vars = f["vars"].map { variables($0, for: "vars") } ?? []
             if let stepVars { vars += variables(stepVars, for: "vars") }
-            return Include(path: path, vars: vars, range: node.range)
+            return Include(path: path, vars: vars, range: node.range, resolved: resolveInclude(path))
         }
         guard let path = template(node, for: "include") else { return nil }
-        return Include(path: path, vars: stepVars.map { variables($0, for: "vars") } ?? [], range: node.range)
+        return Include(path: path, vars: stepVars.map { variables($0, for: "vars") } ?? [], range: node.range,
+                       resolved: resolveInclude(path))
     }
 
     /// `if:` — an expression (optionally inside `{{ }}`) or a literal boolean.

@@ -51,39 +51,62 @@ extension WorkflowDecoder {
 /// diagnostics can quote it later).
 ///
 /// Collects every diagnostic it can; the result is a failure when any is an
-/// error. Relative paths inside stay as written; resolve them against
-/// ``Workflow/directory``.
-package func loadWorkflow(path: String, sources: SourceStore) -> Result<Workflow, DiagnosticList> {
-    loadDocument(path: path, sources: sources, emptyMessage: "the workflow is empty; it needs at least 'steps:'") { decoder, root in
-        decoder.workflow(root, file: path)
+/// error. Literal includes are loaded (errors in them point into the included
+/// file; cycles are errors) and literal file paths are checked, unless
+/// `options` turns that off. Relative paths inside stay as written; resolve
+/// them against ``Workflow/directory`` (or ``IncludedFile/directory``).
+package func loadWorkflow(path: String, sources: SourceStore, options: LoadOptions = LoadOptions()) -> Result<Workflow, DiagnosticList> {
+    let loading = options.resolveFiles ? LoadingContext(sources: sources, chain: [FilePaths.normalize(path)]) : nil
+    var warnings: [Diagnostic] = []
+    let result = loadDocument(path: path, sources: sources, loading: loading,
+                              emptyMessage: "the workflow is empty; it needs at least 'steps:'") { decoder, root in
+        defer { warnings = decoder.diagnostics.filter { $0.severity == .warning } }
+        return decoder.workflow(root, file: path)
+    }
+    return result.map { workflow in
+        var workflow = workflow
+        workflow.warnings = DiagnosticList(warnings).sorted
+        return workflow
     }
 }
 
 /// Decodes a workflow from text registered under `path` (for tests, stdin, `validate` of generated files).
-package func decodeWorkflow(text: String, path: String, sources: SourceStore) -> Result<Workflow, DiagnosticList> {
+package func decodeWorkflow(text: String, path: String, sources: SourceStore, options: LoadOptions = LoadOptions()) -> Result<Workflow, DiagnosticList> {
     sources.register(path: path, text: text)
-    return loadWorkflow(path: path, sources: sources)
+    return loadWorkflow(path: path, sources: sources, options: options)
 }
 
 /// Loads a `--vars-file`: a YAML map of name → value (strings may hold templates).
 package func loadVarsFile(path: String, sources: SourceStore) -> Result<[VariableDefinition], DiagnosticList> {
-    loadDocument(path: path, sources: sources, emptyMessage: nil) { decoder, root in
+    loadDocument(path: path, sources: sources, loading: nil, emptyMessage: nil) { decoder, root in
         decoder.variables(root, for: "vars file")
     }
 }
 
-/// Loads the steps of an `include:` file: a list of steps, or a workflow whose `steps` are taken.
+/// Loads an included file at run time (for an `include:` whose path is a template).
 ///
-/// Step ids are checked for duplicates within the file only; the engine checks
-/// include cycles and ids across files.
-package func loadIncludedSteps(path: String, sources: SourceStore) -> Result<[Step], DiagnosticList> {
-    loadDocument(path: path, sources: sources, emptyMessage: "the included file is empty; it should hold a list of steps") { decoder, root in
-        if case .sequence = root.kind { return decoder.steps(root, for: "include") }
-        return decoder.workflow(root, file: path)?.steps
+/// `path` is already resolved against the including file's directory;
+/// `chain` lists the files being run, outermost first, so a cycle through
+/// this file is an error (`a.yaml → b.yaml → a.yaml`). Literal includes inside
+/// are loaded too.
+package func loadIncludedFile(path: String, sources: SourceStore, chain: [String]) -> Result<IncludedFile, DiagnosticList> {
+    let normalized = FilePaths.normalize(path)
+    if chain.contains(normalized) {
+        let start = chain.firstIndex(of: normalized) ?? 0
+        let cycle = (chain[start...] + [normalized]).joined(separator: " → ")
+        return .failure(DiagnosticList([.error("include cycle: \(cycle)", at: nil)]))
     }
+    guard sources.exists(normalized) else {
+        return .failure(DiagnosticList([.error("included file '\(normalized)' does not exist", at: nil)]))
+    }
+    let loading = LoadingContext(sources: sources, chain: chain + [normalized])
+    let decoded = decodeIncludedFile(path: normalized, loading: loading)
+    let list = DiagnosticList(decoded.diagnostics)
+    if let steps = decoded.steps, !list.hasErrors { return .success(IncludedFile(path: normalized, steps: steps)) }
+    return .failure(DiagnosticList(list.sorted))
 }
 
-private func loadDocument<T>(path: String, sources: SourceStore, emptyMessage: String?,
+private func loadDocument<T>(path: String, sources: SourceStore, loading: LoadingContext?, emptyMessage: String?,
                              _ decode: (WorkflowDecoder, YAMLNode) -> T?) -> Result<T, DiagnosticList> {
     let file: SourceFile
     do {
@@ -93,7 +116,7 @@ private func loadDocument<T>(path: String, sources: SourceStore, emptyMessage: S
         return .failure(DiagnosticList([.error("cannot read '\(path)': \(reason)", at: nil)]))
     }
     let loaded = YAMLLoader().load(file.text, file: path)
-    let decoder = WorkflowDecoder()
+    let decoder = WorkflowDecoder(directory: FilePaths.directory(of: path), loading: loading)
     decoder.diagnostics = loaded.diagnostics
     var value: T?
     if let root = loaded.root {

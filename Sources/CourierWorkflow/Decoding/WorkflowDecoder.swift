@@ -9,6 +9,16 @@ final class WorkflowDecoder {
     var diagnostics: [Diagnostic] = []
     /// Step ids seen so far in this file, for duplicate-id errors.
     var stepIDs: [String: SourceRange] = [:]
+    /// The directory of the file being decoded: relative paths in it resolve here.
+    var directory = "."
+    /// Set when the decoder may look at files: literal includes are loaded and
+    /// literal paths checked. Nil for text decoded on its own.
+    var loading: LoadingContext?
+
+    init(directory: String = ".", loading: LoadingContext? = nil) {
+        self.directory = directory
+        self.loading = loading
+    }
 
     func error(_ message: String, at range: SourceRange, notes: [Diagnostic] = []) {
         diagnostics.append(.error(message, at: range, notes: notes))

@@ -122,16 +122,46 @@ package enum ForEach: Sendable {
 
 /// `include: path` (with optional `vars:`), or `include: { path: …, vars: … }`.
 ///
-/// The path is relative to ``Workflow/directory``; the engine loads the file
-/// (with ``loadIncludedSteps(path:sources:)``), checks cycles and runs its steps.
+/// The path is relative to the directory of the file that names it. A literal
+/// path is loaded with the workflow (``resolved`` is set, cycles and errors in
+/// the included file are reported before anything is sent); a templated one is
+/// loaded by the engine when the step runs, with ``loadIncludedFile(path:sources:chain:)``.
 package struct Include: Sendable {
     package var path: Template
+    /// Evaluated in the including scope; visible inside the included steps only.
     package var vars: [VariableDefinition]
     package var range: SourceRange
+    /// The included file, when ``path`` is literal and the file could be loaded.
+    package var resolved: IncludedFile?
 
-    package init(path: Template, vars: [VariableDefinition], range: SourceRange) {
+    package init(path: Template, vars: [VariableDefinition], range: SourceRange, resolved: IncludedFile? = nil) {
         self.path = path
         self.vars = vars
         self.range = range
+        self.resolved = resolved
+    }
+}
+
+/// The steps of an included file, decoded in that file's context.
+package struct IncludedFile: Sendable {
+    /// The file's path: the including file's directory joined with the path as written, normalised.
+    package var path: String
+    /// What relative paths inside the included steps resolve against.
+    package var directory: String
+    package var steps: [Step]
+
+    package init(path: String, steps: [Step]) {
+        self.path = path
+        self.directory = FilePaths.directory(of: path)
+        self.steps = steps
+    }
+
+    /// The name reports put before the included steps' names when the include
+    /// step has no `name:`: the file name without extension and without the
+    /// leading `_` that marks fragments (`_login.yaml` → `login`).
+    package var displayName: String {
+        let base = FilePaths.baseName(of: path)
+        let trimmed = base.drop { $0 == "_" }
+        return trimmed.isEmpty ? base : String(trimmed)
     }
 }

@@ -22,6 +22,8 @@ package struct Workflow: Sendable {
     package var teardown: [Step]
     package var continueOnFailure: Bool
     package var range: SourceRange
+    /// Warnings found while loading (the workflow is still valid).
+    package var warnings: [Diagnostic] = []
 
     package init(file: String, directory: String, name: String, description: String?, tags: [Located<String>],
                  vars: [VariableDefinition], secrets: [VariableDefinition], defaults: RequestOptions, auth: AuthFlow?,

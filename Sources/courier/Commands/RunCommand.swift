@@ -52,6 +52,8 @@ enum RunCommand {
         var settings = RunSettings()
         var diagnostics = loaded.diagnostics
         try configure(&settings, from: parsed, sources: sources, diagnostics: &diagnostics)
+        let commandLineNames = Set(settings.commandLineVariables.map(\.name) + settings.fileVariables.map(\.name))
+        diagnostics += WorkflowLoading.checkNames(loaded.workflows, externalNames: commandLineNames)
         if diagnostics.contains(where: { $0.severity == .error }) {
             WorkflowLoading.report(diagnostics, sources: sources, color: stderrColor)
             Output.err("nothing was sent: fix the errors above first\n")

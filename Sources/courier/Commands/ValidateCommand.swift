@@ -1,9 +1,20 @@
 import CourierDiagnostics
+import CourierWorkflow
 import Foundation
 
 /// `courier validate [PATH...]`: parse and check, send nothing.
+///
+/// Besides the structure, it checks what can be known before a run: included
+/// files (and include cycles), literal file paths, and template names (see
+/// `VariableChecker`). Given `--var NAME[=VALUE]` or `--vars-file` (the names
+/// `courier run` will get), any other unknown name is an error, as in `run`.
+/// Without them, a name the workflow does not define may come from the
+/// command line: it is a warning, unless it is close to a defined name
+/// (`tokne` for `token`), which is an error.
 enum ValidateCommand {
     static let parser = ArgumentParser(command: "validate", options: [
+        .init(names: ["--var"], takesValue: true, help: "NAME or NAME=VALUE: a variable the run will get from the command line (repeatable)"),
+        .init(names: ["--vars-file"], takesValue: true, help: "a YAML map of variables the run will get"),
         .init(names: ["--color"], takesValue: true, help: "auto, always or never (NO_COLOR is honoured)"),
         .init(names: ["--quiet", "-q"], takesValue: false, help: "print only diagnostics"),
         .init(names: ["--help", "-h"], takesValue: false, help: "show this help"),
@@ -17,13 +28,32 @@ enum ValidateCommand {
         }
         let files = try WorkflowDiscovery.files(in: parsed.positional)
         let sources = SourceStore()
-        let loaded = WorkflowLoading.load(files, sources: sources)
+        var loaded = WorkflowLoading.load(files, sources: sources)
+        var externalNames = Set<String>()
+        for assignment in parsed.all("--var") {
+            let name = assignment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            guard !name.isEmpty else { throw UsageError("--var takes NAME or NAME=VALUE, not '\(assignment)'") }
+            externalNames.insert(name)
+        }
+        for path in parsed.all("--vars-file") {
+            switch loadVarsFile(path: path, sources: sources) {
+            case .success(let definitions): externalNames.formUnion(definitions.map(\.name))
+            case .failure(let list): loaded.diagnostics += list.diagnostics
+            }
+        }
+        let commandLineKnown = !parsed.all("--var").isEmpty || !parsed.all("--vars-file").isEmpty
+        loaded.diagnostics += WorkflowLoading.checkNames(loaded.workflows, externalNames: externalNames, commandLineKnown: commandLineKnown)
         let color = Output.useColor(parsed.last("--color"), fileDescriptor: 2)
         WorkflowLoading.report(loaded.diagnostics, sources: sources, color: color)
         let errors = loaded.diagnostics.filter { $0.severity == .error }.count
         if errors > 0 {
-            let badFiles = Set(loaded.diagnostics.compactMap { $0.range?.file }).count
-            Output.err("\(errors) error\(errors == 1 ? "" : "s") in \(badFiles) of \(files.count) file\(files.count == 1 ? "" : "s")\n")
+            let badFiles = Set(loaded.diagnostics.filter { $0.severity == .error }.compactMap { $0.range?.file })
+            let plural = errors == 1 ? "" : "s"
+            if badFiles.isSubset(of: files) {
+                Output.err("\(errors) error\(plural) in \(badFiles.count) of \(files.count) file\(files.count == 1 ? "" : "s")\n")
+            } else {
+                Output.err("\(errors) error\(plural) in \(badFiles.count) file\(badFiles.count == 1 ? "" : "s") (counting included files)\n")
+            }
             return ExitCode.invalid
         }
         if !parsed.has("--quiet") {

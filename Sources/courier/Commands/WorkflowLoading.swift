@@ -14,11 +14,27 @@ enum WorkflowLoading {
         var loaded = Loaded(workflows: [], diagnostics: [])
         for file in files {
             switch loadWorkflow(path: file, sources: sources) {
-            case .success(let workflow): loaded.workflows.append(workflow)
+            case .success(let workflow):
+                loaded.workflows.append(workflow)
+                // Warnings (e.g. ignored keys of an included workflow) come with a success too.
+                loaded.diagnostics += workflow.warnings
             case .failure(let list): loaded.diagnostics += list.diagnostics
             }
         }
+        // A fragment included by several workflows reports its problems once.
+        var seen = Set<Diagnostic>()
+        loaded.diagnostics = loaded.diagnostics.filter { seen.insert($0).inserted }
         return loaded
+    }
+
+    /// Names in templates that nothing can define (see ``VariableChecker``):
+    /// `externalNames` are those of `--var` and `--vars-file`.
+    /// `commandLineKnown`: whether `externalNames` are all the names the run
+    /// will get (true for `run`; for `validate`, only when given `--var`/`--vars-file`).
+    static func checkNames(_ workflows: [Workflow], externalNames: Set<String>, commandLineKnown: Bool = true) -> [Diagnostic] {
+        var seen = Set<Diagnostic>()
+        return workflows.flatMap { VariableChecker.check($0, externalNames: externalNames, commandLineKnown: commandLineKnown) }
+            .filter { seen.insert($0).inserted }
     }
 
     /// Prints diagnostics compiler-style on standard error.

@@ -1,0 +1,363 @@
+import CourierDiagnostics
+
+/// Finds names in templates that no run could define, before anything is sent.
+///
+/// The rule: a name used at some point must be defined *earlier in run order*
+/// by one of
+/// - `vars:` or `secrets:` (top to bottom: a var may use the ones before it),
+/// - a capture of an earlier step (setup → steps → teardown, included steps in
+///   place), or of `auth.login`,
+/// - the include's `vars:` (inside the included steps only),
+/// - the command line (`--var`, `--vars-file`: passed in as `externalNames`),
+/// - `env`, `steps`, and `item`/`index` inside a `for_each` step.
+///
+/// A capture counts once written, even in a step that may be skipped by `if:`
+/// or that a failure skips: those cases stay run-time errors. A name under
+/// `default(…)` is never an error (`{{ region | default('eu') }}` is how a
+/// workflow takes an optional `--var`). `defaults:` may use any name defined
+/// anywhere in the workflow, since it is rendered for each request.
+/// `steps.<id>` needs a step with that id earlier in run order.
+///
+/// `courier run` knows every command-line name, so there any other unknown
+/// name is an error. `courier validate` without `--var`/`--vars-file` does not
+/// (`commandLineKnown: false`): an unknown name that is close to a defined one
+/// (`tokne` for `token`) is still an error, since it is almost surely a typo;
+/// one that resembles nothing is a warning saying `run` will need `--var NAME=…`.
+///
+/// After an `include:` whose path is a template (loaded only at run time),
+/// the checker cannot know what it captures, so later unknown names are
+/// warnings instead of errors; the engine checks the included steps when it
+/// loads them.
+package struct VariableChecker {
+    /// Checks a whole workflow. `externalNames` are the `--var`/`--vars-file`
+    /// names; `commandLineKnown` says whether they are all of them (see above).
+    package static func check(_ workflow: Workflow, externalNames: Set<String>, commandLineKnown: Bool = true) -> [Diagnostic] {
+        var walker = Walker(defined: externalNames)
+        walker.commandLineKnown = commandLineKnown
+        walker.collectDefinitions(workflow)
+        walker.checkWorkflow(workflow)
+        return walker.result
+    }
+
+    /// Checks steps loaded at run time (a templated `include:`), against the
+    /// names and step ids that exist at that point of the run.
+    package static func check(steps: [Step], definedNames: Set<String>, stepIDs: Set<String>) -> [Diagnostic] {
+        var walker = Walker(defined: definedNames)
+        walker.ids = stepIDs
+        walker.checkSteps(steps)
+        return walker.result
+    }
+}
+
+private struct Walker {
+    /// Names defined at the current point.
+    var defined: Set<String>
+    /// Step ids whose step ran before the current point.
+    var ids: Set<String> = []
+    /// Every definition anywhere in the workflow, for "defined later" messages.
+    var everywhere: [String: SourceRange] = [:]
+    var idsEverywhere: [String: SourceRange] = [:]
+    /// A templated include was passed: its captures are unknown.
+    var open = false
+    /// False for `validate` without `--var`: unknown names may come from the command line.
+    var commandLineKnown = true
+    /// The `include:` keys leading to the steps being checked, innermost last.
+    var includeSites: [SourceRange] = []
+    var diagnostics: [Diagnostic] = []
+
+    init(defined: Set<String>) {
+        self.defined = defined
+    }
+
+    /// Diagnostics in order, each once (a file included twice is checked twice).
+    var result: [Diagnostic] {
+        var seen = Set<Diagnostic>()
+        return diagnostics.filter { seen.insert($0).inserted }
+    }
+
+    // MARK: - Definitions anywhere
+
+    mutating func collectDefinitions(_ workflow: Workflow) {
+        for v in workflow.vars + workflow.secrets where everywhere[v.name] == nil { everywhere[v.name] = v.range }
+        collect(workflow.auth?.login ?? [])
+        collect(workflow.setup)
+        collect(workflow.steps)
+        collect(workflow.teardown)
+    }
+
+    private mutating func collect(_ steps: [Step]) {
+        for step in steps {
+            if let id = step.id, idsEverywhere[id.value] == nil { idsEverywhere[id.value] = id.range }
+            for capture in step.capture where everywhere[capture.name.value] == nil {
+                everywhere[capture.name.value] = capture.name.range
+            }
+            if case .include(let include) = step.action, let file = include.resolved { collect(file.steps) }
+        }
+    }
+
+    // MARK: - Workflow
+
+    mutating func checkWorkflow(_ workflow: Workflow) {
+        for definition in workflow.vars + workflow.secrets {
+            visit(definition.value)
+            defined.insert(definition.name)
+        }
+        if let auth = workflow.auth {
+            checkSteps(auth.login)
+            for header in auth.applyHeaders { visit(header.value) }
+        }
+        // `defaults:` is rendered for every request: a name captured by any
+        // step may be meant for the requests after it.
+        let saved = (defined, ids)
+        defined.formUnion(everywhere.keys)
+        ids.formUnion(idsEverywhere.keys)
+        visit(workflow.defaults)
+        (defined, ids) = saved
+
+        checkSteps(workflow.setup)
+        checkSteps(workflow.steps)
+        checkSteps(workflow.teardown)
+    }
+
+    mutating func checkSteps(_ steps: [Step]) {
+        for step in steps { checkStep(step) }
+    }
+
+    private mutating func checkStep(_ step: Step) {
+        if let condition = step.condition { visit(condition, context: "'if'") }
+        switch step.forEach {
+        case .list(let items)?: for item in items { visit(item, context: "'for_each'") }
+        case .expression(let e)?: visit(e, context: "'for_each'")
+        case nil: break
+        }
+        let before = defined
+        if step.forEach != nil {
+            defined.insert("item")
+            defined.insert("index")
+        }
+        if let name = step.name { visit(name) }
+        var added: Set<String> = []
+        switch step.action {
+        case .request(let request):
+            visit(request)
+            visit(step.expect)
+            if let abortIf = step.retry?.abortIf { visit(abortIf) }
+            for capture in step.capture {
+                if let value = capture.defaultValue { visit(value) }
+                // Later captures of the same step may use earlier ones.
+                defined.insert(capture.name.value)
+                added.insert(capture.name.value)
+            }
+            if let id = step.id { ids.insert(id.value) }
+        case .include(let include):
+            visit(include.path)
+            for v in include.vars {
+                visit(v.value)
+                defined.insert(v.name)
+            }
+            if let file = include.resolved {
+                includeSites.append(include.path.range)
+                checkSteps(file.steps)
+                includeSites.removeLast()
+                added = Self.captures(in: file.steps)
+            } else if include.path.literalText == nil {
+                open = true
+            }
+        }
+        defined = before.union(added)
+    }
+
+    /// Names captured by steps (and their includes), recursively.
+    private static func captures(in steps: [Step]) -> Set<String> {
+        var names: Set<String> = []
+        for step in steps {
+            names.formUnion(step.capture.map(\.name.value))
+            if case .include(let include) = step.action, let file = include.resolved {
+                names.formUnion(captures(in: file.steps))
+            }
+        }
+        return names
+    }
+
+    // MARK: - Model walk
+
+    private mutating func visit(_ request: Request) {
+        visit(request.method)
+        visit(request.url)
+        for (_, values) in request.query { for v in values { visit(v) } }
+        switch request.auth {
+        case .bearer(let t)?: visit(t)
+        case .basic(let u, let p)?: visit(u); visit(p)
+        case .header(let n, let v)?: visit(n); visit(v)
+        case .none?, nil: break
+        }
+        switch request.body {
+        case .json(let v)?: visit(v)
+        case .form(let pairs)?: for pair in pairs { visit(pair.value) }
+        case .multipart(let parts)?:
+            for part in parts {
+                visit(part.name)
+                switch part.content {
+                case .value(let t), .file(let t): visit(t)
+                }
+                if let t = part.filename { visit(t) }
+                if let t = part.contentType { visit(t) }
+            }
+        case .text(let t, let ct)?, .file(let t, let ct)?:
+            visit(t)
+            if let ct { visit(ct) }
+        case nil: break
+        }
+        visit(request.options)
+    }
+
+    private mutating func visit(_ options: RequestOptions) {
+        if let t = options.baseURL { visit(t) }
+        for header in options.headers { visit(header.value) }
+        if let t = options.proxy { visit(t) }
+        if let tls = options.tls {
+            for t in [tls.ca, tls.cert, tls.key, tls.password, tls.pinnedKey] { visit(t) }
+        }
+        if let abortIf = options.retry?.abortIf { visit(abortIf) }
+    }
+
+    private mutating func visit(_ expect: Expectations) {
+        if case .matcher(let m)? = expect.status?.kind { visit(m) }
+        for h in expect.headers { visit(h.matcher) }
+        for j in expect.json { visit(j.matcher) }
+        if let m = expect.body { visit(m) }
+        if let s = expect.schema { visit(s) }
+        if let m = expect.duration { visit(m) }
+        for c in expect.cookies { visit(c.matcher) }
+    }
+
+    private mutating func visit(_ schema: SchemaSource) {
+        switch schema {
+        case .inline(let v): visit(v)
+        case .file(let t): visit(t)
+        }
+    }
+
+    private mutating func visit(_ matcher: Matcher) {
+        switch matcher {
+        case .equals(let v): visit(v)
+        case .predicates(let predicates, _):
+            for p in predicates {
+                switch p.kind {
+                case .eq(let v), .ne(let v), .gt(let v), .gte(let v), .lt(let v), .lte(let v), .in(let v), .notIn(let v),
+                     .contains(let v), .notContains(let v), .startsWith(let v), .endsWith(let v), .matches(let v), .notMatches(let v):
+                    visit(v)
+                case .length(let m), .each(let m), .not(let m): visit(m)
+                case .schema(let s): visit(s)
+                case .exists, .type, .empty, .uuid, .isoDate: break
+                }
+            }
+        }
+    }
+
+    private mutating func visit(_ value: TemplateValue, context: String? = nil) {
+        switch value.kind {
+        case .null, .bool, .number: break
+        case .string(let t): visit(t, context: context)
+        case .array(let items): for item in items { visit(item, context: context) }
+        case .object(let pairs): for pair in pairs { visit(pair.value, context: context) }
+        }
+    }
+
+    private mutating func visit(_ template: Template?, context: String? = nil) {
+        guard let template else { return }
+        for part in template.parts {
+            if case .expression(let e, _) = part { visit(e, context: context) }
+        }
+    }
+
+    // MARK: - Expressions
+
+    private mutating func visit(_ expression: Expression, context: String? = nil) {
+        switch expression.kind {
+        case .variable(let name):
+            checkName(name, at: expression.range, context: context)
+        case .member(let base, let name):
+            if case .variable(let root) = base.kind, !defined.contains(root) {
+                if root == "env" { return }
+                if root == "steps" { return checkStepID(name, at: expression.range) }
+            }
+            visit(base, context: context)
+        case .index(let base, let index):
+            if case .variable("steps") = base.kind, !defined.contains("steps"), case .string(let id) = index.kind {
+                return checkStepID(id, at: expression.range)
+            }
+            visit(base, context: context)
+            visit(index, context: context)
+        case .string, .number, .bool, .null:
+            break
+        case .call(_, let arguments):
+            for a in arguments { visit(a, context: context) }
+        case .filter(let base, let name, let arguments):
+            // `x | default(v)` is how a template says "x may be missing".
+            if name != "default" { visit(base, context: context) }
+            for a in arguments { visit(a, context: context) }
+        case .binary(_, let lhs, let rhs):
+            visit(lhs, context: context)
+            visit(rhs, context: context)
+        case .not(let operand):
+            visit(operand, context: context)
+        }
+    }
+
+    private mutating func checkName(_ name: String, at range: SourceRange, context: String?) {
+        if defined.contains(name) || name == "env" || name == "steps" { return }
+        if name == "item" || name == "index" {
+            let place = context.map { " (not in the step's own \($0))" } ?? ""
+            report("'\(name)' is defined only inside a step with 'for_each'\(place)", at: range)
+            return
+        }
+        if let later = everywhere[name] {
+            report("variable '\(name)' is not defined yet here: it is first set at \(later.start), which runs later", at: range,
+                   notes: [.note("'\(name)' is set here", at: later)])
+            return
+        }
+        var message = "unknown variable '\(name)'"
+        if let close = suggestion(for: name, among: defined.union(["env", "steps"])) {
+            message += "; did you mean '\(close)'?"
+        } else if !commandLineKnown {
+            var notes: [Diagnostic] = []
+            if let site = includeSites.last { notes.append(.note("included from here", at: site)) }
+            diagnostics.append(.warning("variable '\(name)' is not defined in the workflow; 'courier run' will need --var \(name)=VALUE "
+                                        + "(give 'courier validate' the same --var or --vars-file to check it)", at: range, notes: notes))
+            return
+        } else {
+            message += "; define it in 'vars:', capture it in an earlier step, or pass --var \(name)=VALUE"
+        }
+        report(message, at: range)
+    }
+
+    private mutating func checkStepID(_ id: String, at range: SourceRange) {
+        if ids.contains(id) { return }
+        if let later = idsEverywhere[id] {
+            report("'steps.\(id)' is read before step '\(id)' runs (it is at \(later.start))", at: range,
+                   notes: [.note("step '\(id)' is here", at: later)])
+            return
+        }
+        var message = "unknown step id '\(id)' in 'steps.\(id)'"
+        if let close = suggestion(for: id, among: ids) {
+            message += "; did you mean '\(close)'?"
+        } else if ids.isEmpty {
+            message += "; give an earlier step 'id: \(id)'"
+        } else {
+            message += "; earlier steps have ids " + ids.sorted().map { "'\($0)'" }.joined(separator: ", ")
+        }
+        report(message, at: range)
+    }
+
+    private mutating func report(_ message: String, at range: SourceRange, notes: [Diagnostic] = []) {
+        var notes = notes
+        if let site = includeSites.last { notes.append(.note("included from here", at: site)) }
+        if open {
+            diagnostics.append(.warning(message + " (it may come from an include whose path is known only at run time)",
+                                        at: range, notes: notes))
+        } else {
+            diagnostics.append(.error(message, at: range, notes: notes))
+        }
+    }
+}
