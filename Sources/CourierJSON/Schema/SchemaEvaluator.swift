@@ -79,6 +79,7 @@ final class SchemaEvaluator {
 
     /// Evaluates `child` in place of a parent keyword: `tokens` extend the keyword location,
     /// `token` the instance location; the schema `false` is reported as `falseMessage`.
+    @discardableResult
     private func apply(_ child: Int, _ instance: JSONValue, tokens: [String] = [], at token: InstanceToken? = nil,
                        whenFalse falseMessage: @autoclosure () -> String) -> (valid: Bool, evaluated: Evaluated) {
         keywordPath += tokens
