@@ -399,12 +399,25 @@ private func check(_ expect: String, response: HTTPResponse) async throws -> (fa
         #expect(failures.map(\.subject) == ["status", "header X-Version", "json $.id", "json $.name", "body"])
     }
 
-    @Test func jsonSchemaIsNotBuiltYet() async throws {
-        let response = jsonResponse(200, #"{"id":1}"#)
-        let (failures, _) = try await check("schema: { type: object, required: [id] }", response: response)
-        withKnownIssue("expect.schema (JSON Schema) is not implemented yet") {
-            #expect(failures.isEmpty, "a body matching the schema passes")
-        }
+    @Test func jsonSchemaInlineChecksTheBody() async throws {
+        let response = jsonResponse(200, #"{"id":1,"name":7}"#)
+        let (passing, _) = try await check("schema: { type: object, required: [id] }", response: response)
+        #expect(passing.isEmpty, "a body matching the schema passes: \(passing.map(\.message))")
+
+        let (failures, _) = try await check("schema: { type: object, properties: { name: { type: string } }, required: [id, email] }", response: response)
+        #expect(failures.map(\.message).sorted() == [
+            "schema: '/name' does not match the schema: 7 is not of type 'string' (keyword 'type' at '/properties/name/type')",
+            "schema: the value does not match the schema: required property 'email' is missing (keyword 'required' at '/required')",
+        ])
+        #expect(failures.allSatisfy { $0.location != nil }, "each violation points at the schema")
+    }
+
+    @Test func jsonSchemaPredicateChecksOneValue() async throws {
+        let response = jsonResponse(200, #"{"items":[{"price":3},{"price":-1}]}"#)
+        let (failures, _) = try await check("json: { $.items: { schema: { type: array, items: { properties: { price: { minimum: 0 } } } } } }", response: response)
+        #expect(failures.map(\.message) == [
+            "json $.items: '/1/price' does not match the schema: -1 is less than the minimum 0 (keyword 'minimum' at '/items/properties/price/minimum')",
+        ])
     }
 }
 

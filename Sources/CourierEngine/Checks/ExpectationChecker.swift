@@ -40,9 +40,16 @@ struct ExpectationChecker {
         if let body = expect.body {
             failures += matchers.check(body, actual: .string(response.text), subject: "body")
         }
-        if expect.schema != nil {
-            failures.append(AssertionFailure(location: expect.range, subject: "schema",
-                                             message: "schema: JSON Schema checks are not implemented yet"))
+        if let schema = expect.schema {
+            switch response.json() {
+            case .success(let root):
+                failures += SchemaChecker(renderer: renderer).check(schema, instance: root, subject: "schema")
+            case .failure(let error):
+                failures.append(AssertionFailure(
+                    location: expect.range, subject: "schema",
+                    message: "schema: the response body is not JSON (\(error.message) at line \(error.line), column \(error.column))",
+                    expected: "a JSON body", actual: Self.preview(response.text)))
+            }
         }
         if let duration = expect.duration {
             var durationMatchers = matchers

@@ -181,8 +181,8 @@ struct MatcherEvaluator {
             case .isoDate(let shouldBe):
                 guard case .string(let s) = actual else { return shouldBe ? typeMismatch("iso_date", needs: "a string") : [] }
                 return Self.isISODate(s) == shouldBe ? [] : fail(shouldBe ? "expected an ISO 8601 date, got \(Self.short(actual))" : "expected no ISO 8601 date", expected: shouldBe ? "an ISO 8601 date" : "not an ISO 8601 date")
-            case .schema:
-                return fail("JSON Schema checks are not implemented yet")
+            case .schema(let source):
+                return SchemaChecker(renderer: renderer).check(source, instance: actual, subject: subject)
             case .exists, .not:
                 return []
             }

@@ -293,6 +293,8 @@ final class WorkflowRunner {
         }
 
         recordCredentials(in: httpRequest.headers)
+        // The spec counts `tls.password` among the secrets, whoever wrote it where.
+        if let password = httpRequest.options.tls.password, !password.isEmpty { secrets.append(password) }
         let attemptStart = clock.elapsedMicroseconds()
         var attempt = Attempt(request: httpRequest, startMicroseconds: attemptStart)
         let response: HTTPResponse

@@ -36,17 +36,8 @@ struct SpecSection7Tests {
         let result = try await Courier.run(["run", "expect.yaml", "--junit", "junit.xml"], in: workspace.url)
         let report = try await JUnitReport.load(workspace.url.appendingPathComponent("junit.xml"))
         let check = try #require(report.testCase("check"))
-        if let failure = check.failure {
-            // JSON Schema checks belong to another engineer's issue; until they land, the
-            // schema line is the one failure, and every other expectation must have held.
-            #expect(failure.text.contains("JSON Schema checks are not implemented yet"), result.context)
-            #expect(failure.text.components(separatedBy: "expect.yaml:").count == 2, "more than the schema failed:\n\(failure.text)")
-            withKnownIssue("schema: is not implemented on this branch (JSON Schema validator is another issue)") {
-                Issue.record("schema expectation failed: not implemented")
-            }
-        } else {
-            #expect(result.status == 0, result.context)
-        }
+        #expect(check.failure == nil, "every expectation of the example holds, the schema included:\n\(check.failure?.text ?? "")")
+        #expect(result.status == 0, result.context)
     }
 
     @Test("without expect.status a status >= 400 fails, saying how to accept it")

@@ -102,7 +102,8 @@ import Testing
             ("encrypted key no password", "\(mtls.baseURL)/health", "{ ca: \(ca), cert: \(c("client.pem")), key: \(c("client-encrypted.key")) }"),
             ("encrypted key wrong password", "\(mtls.baseURL)/health", "{ ca: \(ca), cert: \(c("client.pem")), key: \(c("client-encrypted.key")), password: nope }"),
             ("key mismatch", "\(mtls.baseURL)/health", "{ ca: \(ca), cert: \(c("client.pem")), key: \(c("other-client.key")) }"),
-            ("missing cert file", "\(mtls.baseURL)/health", "{ ca: \(ca), cert: \(c("nope.pem")), key: \(c("client.key")) }"),
+            // Templated, so only the run can find it missing (a literal path is a validate error).
+            ("missing cert file", "\(mtls.baseURL)/health", "{ ca: \(ca), cert: \"{{ '\(c("nope.pem"))' }}\", key: \(c("client.key")) }"),
         ]))
         #expect(run.result.status == 1, run.result.context)
         // Without a pass phrase OpenSSL would otherwise prompt on the terminal.
