@@ -174,7 +174,26 @@ import Testing
         }
     }
 
-    static func sha256(_ bytes: [UInt8]) -> String { SHA256Digest.hexDigest(bytes) }
+    /// coreutils' `sha256sum`: the integration tests link no project module, and a second
+    /// SHA-256 here would only copy CourierEngine's.
+    static func sha256(_ bytes: [UInt8]) -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-sha256-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        process.arguments = [file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        do {
+            try Data(bytes).write(to: file)
+            try process.run()
+        } catch {
+            return "sha256sum failed: \(error)"
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
+    }
 }
 
 extension TransportRun {
