@@ -20,6 +20,8 @@ struct JUnitReport {
         var skipped: Bool
         var skippedMessage: String?
         var systemOut: String?
+        /// The `time` attribute: seconds Courier measured for the step.
+        var seconds: Double?
 
         var passed: Bool { failure == nil && error == nil && !skipped }
     }
@@ -71,7 +73,8 @@ struct JUnitReport {
                     error: problem(caseElement.elements(forName: "error").first),
                     skipped: skipped != nil,
                     skippedMessage: skipped?.attribute(forName: "message")?.stringValue,
-                    systemOut: caseElement.elements(forName: "system-out").first?.stringValue
+                    systemOut: caseElement.elements(forName: "system-out").first?.stringValue,
+                    seconds: caseElement.attribute(forName: "time")?.stringValue.flatMap(Double.init)
                 ))
             }
             suites.append(Suite(name: attributes["name"] ?? "", attributes: attributes, cases: cases))

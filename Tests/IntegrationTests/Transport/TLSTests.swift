@@ -103,7 +103,7 @@ import Testing
             ("encrypted key wrong password", "\(mtls.baseURL)/health", "{ ca: \(ca), cert: \(c("client.pem")), key: \(c("client-encrypted.key")), password: nope }"),
             ("key mismatch", "\(mtls.baseURL)/health", "{ ca: \(ca), cert: \(c("client.pem")), key: \(c("other-client.key")) }"),
             // Templated, so only the run can find it missing (a literal path is a validate error).
-            ("missing cert file", "\(mtls.baseURL)/health", "{ ca: \(ca), cert: \"{{ '\(c("nope.pem"))' }}\", key: \(c("client.key")) }"),
+            ("missing cert file", "\(mtls.baseURL)/health", "{ ca: \(ca), cert: \"{{ '\(c("absent-client.pem"))' }}\", key: \(c("client.key")) }"),
         ]))
         #expect(run.result.status == 1, run.result.context)
         // Without a pass phrase OpenSSL would otherwise prompt on the terminal.
@@ -128,7 +128,7 @@ import Testing
         try check("encrypted key no password", type: "tls", says: "is encrypted: set 'tls.password'")
         try check("encrypted key wrong password", type: "tls", says: "wrong 'tls.password' for the encrypted key")
         try check("key mismatch", type: "tls", says: "other-client.key", "does not belong to the certificate")
-        try check("missing cert file", type: "tls", code: nil, says: "cannot read the client certificate", "nope.pem")
+        try check("missing cert file", type: "tls", code: nil, says: "cannot read the client certificate", "absent-client.pem")
     }
 
     @Test("a legacy RC2 PKCS#12 works once OpenSSL's legacy provider is enabled through OPENSSL_CONF")

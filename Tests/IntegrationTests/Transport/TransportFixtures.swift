@@ -342,4 +342,8 @@ struct TransportRun {
 
     /// The `<error>` of the step named `name`.
     func error(_ name: String) -> JUnitReport.Problem? { junit?.testCase(name)?.error }
+
+    /// Seconds Courier measured for the step named `name` (its JUnit `time`): unlike the
+    /// process's wall clock, it does not grow when a busy machine is slow to start processes.
+    func seconds(_ name: String) -> Double { junit?.testCase(name)?.seconds ?? .infinity }
 }
