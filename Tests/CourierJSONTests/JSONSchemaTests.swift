@@ -173,6 +173,14 @@ struct JSONSchemaTests {
         (["type": "text"], "'type' has an unknown type \"text\""),
         (["$schema": "http://json-schema.org/draft-04/schema#"], "unsupported '$schema'"),
         (["items": 3], "a schema must be an object or a boolean, found number (at '/items')"),
+        (["properties": ["a": ["type": []]]], "'type' must be a type name or a non-empty array of unique type names, found an empty array (at '/properties/a/type')"),
+        (["type": ["string", 1]], "'type' has an unknown type 1 (at '/type/1')"),
+        (["required": ["a", "a"]], "'required' must be an array of unique strings, found 'a' twice (at '/required')"),
+        (["$defs": ["n": ["minLength": -1]]], "'minLength' must be a non-negative integer, found -1 (at '/$defs/n/minLength')"),
+        (["prefixItems": []], "'prefixItems' must be a non-empty array of schemas, found an empty array"),
+        (["$anchor": "1a"], "'$anchor' must be a plain name, found \"1a\""),
+        (["$id": "https://example.com/a#b"], "'$id' 'https://example.com/a#b' must not have a fragment"),
+        (["$ref": "https://json-schema.org/draft/2020-12/schema#/$defs/x"], "cannot resolve '$ref'"),
     ]
 
     @Test(arguments: invalidSchemas)
@@ -182,5 +190,74 @@ struct JSONSchemaTests {
         } throws: { error in
             (error as? JSONSchemaError)?.message.contains(message) == true
         }
+    }
+
+    // MARK: - Built-in metaschemas
+
+    static let metaschemaURIs: [(String, JSONSchema.Draft)] = [
+        ("https://json-schema.org/draft/2020-12/schema", .draft2020_12),
+        ("https://json-schema.org/draft/2020-12/schema#", .draft2020_12),
+        ("http://json-schema.org/draft/2020-12/schema", .draft2020_12),
+        ("http://json-schema.org/draft-07/schema#", .draft7),
+        ("http://json-schema.org/draft-07/schema", .draft7),
+        ("https://json-schema.org/draft-07/schema#", .draft7),
+    ]
+
+    @Test(arguments: metaschemaURIs)
+    func refToAMetaschemaChecksTheInstanceIsASchema(_ uri: String, _ draft: JSONSchema.Draft) throws {
+        let schema = try JSONSchema(["$ref": .string(uri)])
+        let definitions = draft == .draft7 ? "definitions" : "$defs"
+        let valid = JSONObject([(definitions, ["a": ["type": "integer", "minimum": 1]] as JSONValue), ("x-unknown", 3)])
+        #expect(schema.validate(.object(valid)).isEmpty)
+        #expect(schema.validate(true).isEmpty)
+        let found = schema.validate(.object(JSONObject([(definitions, ["a": ["type": 1]] as JSONValue), ("minLength", -1)])))
+        #expect(found == [
+            JSONSchemaViolation(instanceLocation: "/\(definitions)/a/type",
+                                keywordLocation: "/$ref/properties/\(definitions)/additionalProperties/properties/type/anyOf",
+                                keyword: "anyOf",
+                                message: "'type' must be a type name or a non-empty array of unique type names, found 1"),
+            JSONSchemaViolation(instanceLocation: "/minLength", keywordLocation: "/$ref/properties/minLength/minimum",
+                                keyword: "minimum", message: "'minLength' must be a non-negative integer, found -1"),
+        ])
+        #expect(schema.validate(3).map(\.message) == ["a schema must be an object or a boolean, found number"])
+    }
+
+    @Test func metaschemaFollowsTheDraftOfItsURI() throws {
+        let draft7 = try JSONSchema(["$ref": "http://json-schema.org/draft-07/schema#"])
+        let draft2020 = try JSONSchema(["$ref": "https://json-schema.org/draft/2020-12/schema"])
+        // `prefixItems` is a keyword of 2020-12 only; draft-07 `items` may be an array.
+        #expect(draft7.isValid(["prefixItems": 1, "items": [["type": "string"]]]))
+        #expect(!draft2020.isValid(["prefixItems": 1]))
+        #expect(draft2020.validate(["items": [["type": "string"]]]).map(\.keywordLocation) == ["/$ref/properties/items/type"])
+        #expect(!draft7.isValid(["items": []]))
+        #expect(!draft7.isValid(["dependencies": ["a": ["b", "b"]]]))
+        #expect(draft7.isValid(["dependencies": ["a": ["b"], "c": ["required": ["d"]]]]))
+        #expect(!draft2020.isValid(["allOf": [["not": ["required": [1]]]]]))
+        #expect(!draft2020.isValid(["patternProperties": ["(": true]]))
+        #expect(!draft2020.isValid(["$vocabulary": ["https://example.com/v": "yes"]]))
+    }
+
+    @Test func metaschemaIsUsableInsideASchema() throws {
+        let schema = try JSONSchema([
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "properties": ["schemas": ["type": "array", "items": ["$ref": "https://json-schema.org/draft/2020-12/schema"]]],
+            "unevaluatedProperties": false,
+        ])
+        #expect(schema.isValid(["schemas": [true, ["type": "string"]]]))
+        #expect(schema.validate(["schemas": [["required": "id"]]]).map(\.instanceLocation) == ["/schemas/0/required"])
+    }
+
+    /// The metaschema and the compiler share their rules: a schema compiles exactly when the
+    /// metaschema accepts it (or it fails for another reason, such as an unresolvable `$ref`).
+    @Test(arguments: [
+        ["type": ["null", "null"]], ["required": [1]], ["maxItems": 1.5], ["multipleOf": 0], ["enum": 1],
+        ["title": 1], ["contentSchema": 1], ["definitions": ["a": ["minimum": "1"]]], ["dependentRequired": ["a": "b"]],
+        ["type": "integer", "maxItems": 1.0, "multipleOf": 0.5, "x-anything": ["type": 1]], ["dependencies": ["a": ["b"]]],
+    ] as [JSONValue])
+    func metaschemaAgreesWithTheCompiler(_ candidate: JSONValue) throws {
+        let metaschema = try JSONSchema(["$ref": "https://json-schema.org/draft/2020-12/schema"])
+        let compiles = (try? JSONSchema(candidate)) != nil
+        #expect(metaschema.isValid(candidate) == compiles)
     }
 }

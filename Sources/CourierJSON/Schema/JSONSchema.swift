@@ -5,6 +5,12 @@
 /// `unevaluatedProperties` / `unevaluatedItems` included; `format`, `content*` and the
 /// meta-data keywords are annotations only. `pattern` follows ECMA-262 (see ``ECMARegex``).
 ///
+/// The official metaschemas are built in, without their documents: a `$ref` to
+/// `https://json-schema.org/draft/2020-12/schema` or `http://json-schema.org/draft-07/schema#`
+/// (either scheme, with or without the `#`) accepts exactly the valid schemas of that draft,
+/// by the rules the compiler applies to keyword values; parts of them (`…/schema#/$defs/x`)
+/// are left to `retrieve`.
+///
 /// ```swift
 /// let schema = try JSONSchema([
 ///     "type": "object",

@@ -77,15 +77,7 @@ final class SchemaCompiler {
 
     /// The draft and vocabularies `$schema` selects.
     private func dialect(for metaschema: String, depth: Int = 0) throws(JSONSchemaError) -> Dialect {
-        var key = metaschema
-        if key.hasSuffix("#") { key.removeLast() }
-        if key.hasPrefix("http://") { key.removeFirst("http://".count) }
-        if key.hasPrefix("https://") { key.removeFirst("https://".count) }
-        switch key {
-        case "json-schema.org/draft/2020-12/schema": return Dialect(draft: .draft2020_12)
-        case "json-schema.org/draft-07/schema": return Dialect(draft: .draft7)
-        default: break
-        }
+        if let draft = Self.builtInMetaschema(metaschema) { return Dialect(draft: draft) }
         let uri = SchemaURI(metaschema).withoutFragment
         guard depth < 8, let document = retrieve(uri), case .object(let object) = document else {
             throw JSONSchemaError(
@@ -122,6 +114,20 @@ final class SchemaCompiler {
         return dialect
     }
 
+    /// The draft whose official metaschema `uri` names, with or without the empty fragment,
+    /// over `http` or `https`: those two are built in.
+    static func builtInMetaschema(_ uri: String) -> JSONSchema.Draft? {
+        var key = uri
+        if key.hasSuffix("#") { key.removeLast() }
+        if key.hasPrefix("http://") { key.removeFirst("http://".count) }
+        if key.hasPrefix("https://") { key.removeFirst("https://".count) }
+        switch key {
+        case "json-schema.org/draft/2020-12/schema": return .draft2020_12
+        case "json-schema.org/draft-07/schema": return .draft7
+        default: return nil
+        }
+    }
+
     // MARK: - References
 
     /// Resolves every `$ref` and `$dynamicRef`, retrieving and compiling the documents they
@@ -151,6 +157,14 @@ final class SchemaCompiler {
         let fragment = uri.fragment ?? ""
         let key = base + "#" + (JSONPointer.percentDecoded(fragment) ?? fragment)
         if let found = locations[key] { return found }
+        // The official metaschemas are built in (see `SchemaShape`); their inner locations
+        // (`…/schema#/$defs/…`) are not, and are left to `retrieve`.
+        if fragment.isEmpty, let draft = Self.builtInMetaschema(base) {
+            program.resources.append(SchemaResource(uri: base))
+            program.nodes.append(SchemaNode(body: .metaschema(draft), resource: program.resources.count - 1))
+            locations[key] = program.nodes.count - 1
+            return program.nodes.count - 1
+        }
         if rawResources[base] == nil, !retrieved.contains(base) {
             retrieved.insert(base)
             if let document = retrieve(base) {
@@ -192,28 +206,34 @@ final class SchemaCompiler {
         case .object(let o):
             object = o
         default:
-            throw JSONSchemaError("a schema must be an object or a boolean, found \(value.typeName) (at '\(outer.path)')")
+            throw JSONSchemaError("\(SchemaShape.notASchema(value)) (at '\(outer.path)')")
+        }
+        // Draft 7 ignores every keyword next to `$ref`, `$id` included.
+        let refOnly = context.dialect.draft == .draft7 && object["$ref"] != nil
+        let id = refOnly ? nil : object["$id"]?.stringValue
+        // An embedded resource (not a draft-07 `#anchor` id) may declare its own dialect.
+        if let id, !context.path.isEmpty, !(context.dialect.draft == .draft7 && id.hasPrefix("#")),
+            let declared = object["$schema"]?.stringValue
+        {
+            context.dialect = try dialect(for: declared)
+        }
+        // Every keyword value has the shape its draft requires (the subschemas are checked as
+        // they are compiled), so the code below and the keyword builder can rely on it.
+        let shape = SchemaShape(dialect: context.dialect, checksRegexes: false)
+        if let problem = shape.check(object).problems.first {
+            let pointer = problem.pointer.map { "/" + JSONPointer.escape($0) }.joined()
+            throw JSONSchemaError("\(problem.message) (at '\(context.path)\(pointer)')")
         }
         let draft7 = context.dialect.draft == .draft7
-        // Draft 7 ignores every keyword next to `$ref`, `$id` included.
-        let refOnly = draft7 && object["$ref"] != nil
         var anchors: [String] = []
-        if !refOnly, let idValue = object["$id"] {
-            guard let id = idValue.stringValue else { throw JSONSchemaError("'$id' must be a string (at '\(context.path)')") }
+        if let id {
             if draft7 && id.hasPrefix("#") {
                 anchors.append(String(id.dropFirst()))
             } else {
                 let resolved = SchemaURI(context.base).resolving(id)
-                if let fragment = resolved.fragment, !fragment.isEmpty {
-                    guard draft7 else {
-                        throw JSONSchemaError("'$id' '\(id)' must not have a fragment; use '$anchor' (at '\(context.path)')")
-                    }
-                    anchors.append(fragment)
-                }
+                // Only draft 7 allows a fragment here (2020-12's shape rules reject one).
+                if let fragment = resolved.fragment, !fragment.isEmpty { anchors.append(fragment) }
                 let uri = resolved.withoutFragment
-                if let declared = object["$schema"]?.stringValue, !context.path.isEmpty {
-                    context.dialect = try dialect(for: declared)
-                }
                 context.base = uri
                 context.resource = nil
                 context.scopes.append((uri, ""))
@@ -223,10 +243,7 @@ final class SchemaCompiler {
         let resource = program.nodes[index].resource
         if !refOnly && !draft7 {
             for keyword in ["$anchor", "$dynamicAnchor"] {
-                guard let name = object[keyword] else { continue }
-                guard let text = name.stringValue, Self.isAnchorName(text) else {
-                    throw JSONSchemaError("'\(keyword)' must be a plain name, found \(name) (at '\(context.path)')")
-                }
+                guard let text = object[keyword]?.stringValue else { continue }
                 anchors.append(text)
                 if keyword == "$dynamicAnchor" { program.resources[resource].dynamicAnchors[text] = index }
             }
@@ -268,16 +285,6 @@ final class SchemaCompiler {
         return index
     }
 
-    /// `[A-Za-z_][-A-Za-z0-9._]*`, the 2020-12 anchor grammar.
-    private static func isAnchorName(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first, first.isASCII,
-            first.properties.isAlphabetic || first == "_"
-        else { return false }
-        return text.unicodeScalars.allSatisfy {
-            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-._".unicodeScalars.contains($0))
-        }
-    }
-
     // MARK: - Keywords
 
     /// Compiles the keywords of one object schema.
@@ -299,12 +306,12 @@ final class SchemaCompiler {
         private var draft7: Bool { context.dialect.draft == .draft7 }
 
         mutating func build() throws(JSONSchemaError) {
-            // Definitions are compiled so their identifiers are known, not evaluated.
-            for container in [draft7 ? "definitions" : "$defs"] {
-                guard let defs = object[container] else { continue }
-                guard let members = defs.objectValue else { throw invalid(container, "must be an object") }
-                for (name, schema) in members { _ = try subschema(schema, container, name) }
+            // Definitions (2020-12 keeps draft-07's `definitions` too) and `contentSchema` are
+            // compiled so their identifiers are known, not evaluated.
+            for container in draft7 ? ["definitions"] : ["$defs", "definitions"] {
+                for (name, schema) in object[container]?.objectValue ?? [:] { _ = try subschema(schema, container, name) }
             }
+            if !draft7, let schema = object["contentSchema"] { _ = try subschema(schema, "contentSchema") }
             try reference("$ref", dynamic: false)
             if !draft7 { try reference("$dynamicRef", dynamic: true) }
             if context.dialect.validation { try validation() }
@@ -322,8 +329,7 @@ final class SchemaCompiler {
         }
 
         mutating func reference(_ name: String, dynamic: Bool) throws(JSONSchemaError) {
-            guard let value = object[name] else { return }
-            guard let written = value.stringValue else { throw invalid(name, "must be a string") }
+            guard let written = object[name]?.stringValue else { return }
             let target = SchemaURI(context.base).resolving(written)
             compiler.pendingRefs.append(PendingRef(node: node, keyword: keywords.count, target: target,
                                                    written: written, location: context.path + "/" + name, dynamic: dynamic))
@@ -334,55 +340,26 @@ final class SchemaCompiler {
 
         private mutating func validation() throws(JSONSchemaError) {
             if let value = object["type"] {
-                let names: [JSONValue] = value.arrayValue ?? [value]
-                var types: [SchemaType] = []
-                for name in names {
-                    guard let text = name.stringValue, let type = SchemaType(rawValue: text) else {
-                        throw invalid("type", "has an unknown type \(name)")
-                    }
-                    types.append(type)
-                }
-                add("type", .type(types))
+                add("type", .type((value.arrayValue ?? [value]).compactMap { $0.stringValue.flatMap(SchemaType.init) }))
             }
-            if let value = object["enum"] {
-                guard let values = value.arrayValue else { throw invalid("enum", "must be an array") }
-                add("enum", .enumeration(values))
-            }
+            if let values = object["enum"]?.arrayValue { add("enum", .enumeration(values)) }
             if let value = object["const"] { add("const", .const(value)) }
-            if let divisor = try number("multipleOf") {
-                guard ExactDecimal(divisor.text).negative == false, !ExactDecimal(divisor.text).digits.isEmpty else {
-                    throw invalid("multipleOf", "must be greater than 0")
-                }
-                add("multipleOf", .multipleOf(divisor))
-            }
-            if let limit = try number("maximum") { add("maximum", .maximum(limit)) }
-            if let limit = try number("exclusiveMaximum") { add("exclusiveMaximum", .exclusiveMaximum(limit)) }
-            if let limit = try number("minimum") { add("minimum", .minimum(limit)) }
-            if let limit = try number("exclusiveMinimum") { add("exclusiveMinimum", .exclusiveMinimum(limit)) }
-            if let limit = try count("maxLength") { add("maxLength", .maxLength(limit)) }
-            if let limit = try count("minLength") { add("minLength", .minLength(limit)) }
-            if let value = object["pattern"] {
-                guard let text = value.stringValue else { throw invalid("pattern", "must be a string") }
-                add("pattern", .pattern(try regex(text, "pattern")))
-            }
-            if let limit = try count("maxItems") { add("maxItems", .maxItems(limit)) }
-            if let limit = try count("minItems") { add("minItems", .minItems(limit)) }
-            if let value = object["uniqueItems"] {
-                guard let flag = value.boolValue else { throw invalid("uniqueItems", "must be a boolean") }
-                if flag { add("uniqueItems", .uniqueItems) }
-            }
-            if let limit = try count("maxProperties") { add("maxProperties", .maxProperties(limit)) }
-            if let limit = try count("minProperties") { add("minProperties", .minProperties(limit)) }
-            if let value = object["required"] {
-                add("required", .required(try strings(value, "required")))
-            }
-            if !draft7, let value = object["dependentRequired"] {
-                guard let members = value.objectValue else { throw invalid("dependentRequired", "must be an object") }
-                var pairs: [(property: String, required: [String])] = []
-                for (property, names) in members {
-                    pairs.append((property, try strings(names, "dependentRequired")))
-                }
-                add("dependentRequired", .dependentRequired(pairs))
+            if let divisor = number("multipleOf") { add("multipleOf", .multipleOf(divisor)) }
+            if let limit = number("maximum") { add("maximum", .maximum(limit)) }
+            if let limit = number("exclusiveMaximum") { add("exclusiveMaximum", .exclusiveMaximum(limit)) }
+            if let limit = number("minimum") { add("minimum", .minimum(limit)) }
+            if let limit = number("exclusiveMinimum") { add("exclusiveMinimum", .exclusiveMinimum(limit)) }
+            if let limit = count("maxLength") { add("maxLength", .maxLength(limit)) }
+            if let limit = count("minLength") { add("minLength", .minLength(limit)) }
+            if let text = object["pattern"]?.stringValue { add("pattern", .pattern(try regex(text, "pattern"))) }
+            if let limit = count("maxItems") { add("maxItems", .maxItems(limit)) }
+            if let limit = count("minItems") { add("minItems", .minItems(limit)) }
+            if object["uniqueItems"]?.boolValue == true { add("uniqueItems", .uniqueItems) }
+            if let limit = count("maxProperties") { add("maxProperties", .maxProperties(limit)) }
+            if let limit = count("minProperties") { add("minProperties", .minProperties(limit)) }
+            if let value = object["required"] { add("required", .required(strings(value))) }
+            if !draft7, let members = object["dependentRequired"]?.objectValue {
+                add("dependentRequired", .dependentRequired(members.map { ($0.key, strings($0.value)) }))
             }
         }
 
@@ -403,9 +380,12 @@ final class SchemaCompiler {
                         add("items", .items(try subschema(value, "items"), from: 0))
                     }
                 }
+                // Without an array `items`, `additionalItems` does nothing, but its identifiers count.
+                if object["items"]?.arrayValue == nil, let additional = object["additionalItems"] {
+                    _ = try subschema(additional, "additionalItems")
+                }
             } else {
-                if let value = object["prefixItems"] {
-                    guard let schemas = value.arrayValue else { throw invalid("prefixItems", "must be an array") }
+                if let schemas = object["prefixItems"]?.arrayValue {
                     var children: [Int] = []
                     for (i, schema) in schemas.enumerated() { children.append(try subschema(schema, "prefixItems", String(i))) }
                     prefixCount = children.count
@@ -420,20 +400,18 @@ final class SchemaCompiler {
                 var minimum = 1
                 var maximum: Int?
                 if !draft7 && context.dialect.validation {
-                    minimum = try count("minContains") ?? 1
-                    maximum = try count("maxContains")
+                    minimum = count("minContains") ?? 1
+                    maximum = count("maxContains")
                 }
                 add("contains", .contains(child, min: minimum, max: maximum))
             }
             var propertyNames: [(name: String, schema: Int)] = []
-            if let value = object["properties"] {
-                guard let members = value.objectValue else { throw invalid("properties", "must be an object") }
+            if let members = object["properties"]?.objectValue {
                 for (name, schema) in members { propertyNames.append((name, try subschema(schema, "properties", name))) }
                 add("properties", .properties(propertyNames))
             }
             var patterns: [(regex: ECMARegex, schema: Int)] = []
-            if let value = object["patternProperties"] {
-                guard let members = value.objectValue else { throw invalid("patternProperties", "must be an object") }
+            if let members = object["patternProperties"]?.objectValue {
                 for (pattern, schema) in members {
                     patterns.append((try regex(pattern, "patternProperties"), try subschema(schema, "patternProperties", pattern)))
                 }
@@ -445,21 +423,19 @@ final class SchemaCompiler {
                     known: Set(propertyNames.map { ExactKey($0.name) }), patterns: patterns.map(\.regex)))
             }
             if let value = object["propertyNames"] { add("propertyNames", .propertyNames(try subschema(value, "propertyNames"))) }
-            if !draft7, let value = object["dependentSchemas"] {
-                guard let members = value.objectValue else { throw invalid("dependentSchemas", "must be an object") }
+            if !draft7, let members = object["dependentSchemas"]?.objectValue {
                 var pairs: [(property: String, schema: Int)] = []
                 for (property, schema) in members { pairs.append((property, try subschema(schema, "dependentSchemas", property))) }
                 add("dependentSchemas", .dependentSchemas(pairs))
             }
             // Draft 7's `dependencies`; 2020-12 split it in two but schemas written for both
             // drafts still use it, so it is understood there too.
-            if let value = object["dependencies"] {
-                guard let members = value.objectValue else { throw invalid("dependencies", "must be an object") }
+            if let members = object["dependencies"]?.objectValue {
                 var names: [(property: String, required: [String])] = []
                 var schemas: [(property: String, schema: Int)] = []
                 for (property, dependency) in members {
                     if case .array = dependency {
-                        names.append((property, try strings(dependency, "dependencies")))
+                        names.append((property, strings(dependency)))
                     } else {
                         schemas.append((property, try subschema(dependency, "dependencies", property)))
                     }
@@ -468,8 +444,7 @@ final class SchemaCompiler {
                 if !schemas.isEmpty { add("dependencies", .dependentSchemas(schemas)) }
             }
             for name in ["allOf", "anyOf", "oneOf"] {
-                guard let value = object[name] else { continue }
-                guard let schemas = value.arrayValue, !schemas.isEmpty else { throw invalid(name, "must be a non-empty array") }
+                guard let schemas = object[name]?.arrayValue else { continue }
                 var children: [Int] = []
                 for (i, schema) in schemas.enumerated() { children.append(try subschema(schema, name, String(i))) }
                 add(name, name == "allOf" ? .allOf(children) : name == "anyOf" ? .anyOf(children) : .oneOf(children))
@@ -500,32 +475,18 @@ final class SchemaCompiler {
             return try compiler.compile(value, child)
         }
 
-        private func invalid(_ keyword: String, _ problem: String) -> JSONSchemaError {
-            JSONSchemaError("'\(keyword)' \(problem) (at '\(context.path)/\(JSONPointer.escape(keyword))')")
+        // Values the shape check has accepted (see `SchemaShape`).
+
+        private func number(_ keyword: String) -> JSONNumber? {
+            object[keyword]?.numberValue
         }
 
-        private func number(_ keyword: String) throws(JSONSchemaError) -> JSONNumber? {
-            guard let value = object[keyword] else { return nil }
-            guard let number = value.numberValue else { throw invalid(keyword, "must be a number, found \(value)") }
-            return number
+        private func count(_ keyword: String) -> Int? {
+            object[keyword]?.numberValue.map { $0.intValue ?? Int.max }
         }
 
-        private func count(_ keyword: String) throws(JSONSchemaError) -> Int? {
-            guard let value = object[keyword] else { return nil }
-            guard let number = value.numberValue, number.isInteger, !ExactDecimal(number.text).negative else {
-                throw invalid(keyword, "must be a non-negative integer, found \(value)")
-            }
-            return number.intValue ?? Int.max
-        }
-
-        private func strings(_ value: JSONValue, _ keyword: String) throws(JSONSchemaError) -> [String] {
-            guard let array = value.arrayValue else { throw invalid(keyword, "must be an array of strings") }
-            var result: [String] = []
-            for element in array {
-                guard let text = element.stringValue else { throw invalid(keyword, "must be an array of strings, found \(element)") }
-                result.append(text)
-            }
-            return result
+        private func strings(_ value: JSONValue) -> [String] {
+            (value.arrayValue ?? []).compactMap(\.stringValue)
         }
 
         private func regex(_ pattern: String, _ keyword: String) throws(JSONSchemaError) -> ECMARegex {

@@ -74,7 +74,26 @@ final class SchemaEvaluator {
                 keywordPath.removeLast()
             }
             return (violations.count == start, evaluated)
+        case .metaschema(let draft):
+            return checkSchema(instance, draft: draft)
         }
+    }
+
+    /// The built-in metaschema of `draft`: reports each keyword value of the wrong shape in
+    /// `instance`, subschemas included, under a keyword location that mirrors a metaschema
+    /// (`…/$ref/properties/minLength/minimum`).
+    private func checkSchema(_ instance: JSONValue, draft: JSONSchema.Draft) -> (valid: Bool, evaluated: Evaluated) {
+        let shape = SchemaShape(dialect: SchemaCompiler.Dialect(draft: draft))
+        let problems = shape.problems(inSchema: instance)
+        for problem in problems {
+            report(problem.keyword, tokens: problem.rule, at: problem.pointer, problem.message)
+        }
+        var evaluated = Evaluated()
+        // The metaschema's `properties` evaluate the keywords of the draft.
+        if annotate, problems.isEmpty, case .object(let object) = instance {
+            for key in object.keys where shape.isKeyword(key) { evaluated.properties.insert(ExactKey(key)) }
+        }
+        return (problems.isEmpty, evaluated)
     }
 
     /// Evaluates `child` in place of a parent keyword: `tokens` extend the keyword location,
@@ -342,7 +361,9 @@ final class SchemaEvaluator {
         report(keywordPath.last ?? "", tokens: tokens, message)
     }
 
-    private func report(_ keyword: String, tokens: [String] = [], _ message: String) {
+    /// Reports a violation of `keyword`; `tokens` extend the keyword location, `pointer` the
+    /// instance location.
+    private func report(_ keyword: String, tokens: [String] = [], at pointer: [String] = [], _ message: String) {
         var location = ""
         for token in keywordPath + tokens { location += "/" + JSONPointer.escape(token) }
         var instanceLocation = ""
@@ -352,6 +373,7 @@ final class SchemaEvaluator {
             case .index(let i): instanceLocation += "/\(i)"
             }
         }
+        for token in pointer { instanceLocation += "/" + JSONPointer.escape(token) }
         violations.append(JSONSchemaViolation(instanceLocation: instanceLocation, keywordLocation: location,
                                               keyword: keyword, message: message))
     }

@@ -23,6 +23,9 @@ struct SchemaNode: Sendable {
         case always(Bool)
         /// An object schema's keywords, in evaluation order (`unevaluated*` last).
         case keywords([SchemaKeyword])
+        /// A draft's official metaschema, built in: the instance must be a valid schema of
+        /// that draft (see ``SchemaShape``).
+        case metaschema(JSONSchema.Draft)
     }
 
     var body: Body
