@@ -165,21 +165,10 @@ extension Trait where Self == TestServerTrait {
 /// Minimal blocking HTTP client over a POSIX socket.
 enum RawHTTP {
     static func get(host: String, port: Int, path: String) throws -> (status: Int, body: String) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw HarnessError("socket() failed: errno \(errno)") }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        inet_pton(AF_INET, host, &address.sin_addr)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        guard let fd = LoopbackSocket.connect(host: host, port: port, receiveTimeoutSeconds: 10) else {
+            throw HarnessError("connect to \(host):\(port) failed: errno \(errno)")
         }
-        guard connected == 0 else { throw HarnessError("connect to \(host):\(port) failed: errno \(errno)") }
+        defer { close(fd) }
         let request = "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n\r\n"
         let bytes = Array(request.utf8)
         var sent = 0
@@ -207,24 +196,8 @@ enum RawHTTP {
 
     /// A loopback port that nothing listens on: bound to get a free one, then closed.
     static func unusedPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw HarnessError("socket() failed: errno \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0 else { throw HarnessError("bind failed: errno \(errno)") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else { throw HarnessError("getsockname failed: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        let (fd, port) = try LoopbackSocket.bind(listening: false)
+        close(fd)
+        return port
     }
 }
