@@ -169,10 +169,18 @@ enum RunCommand {
         if settings.insecure {
             return "warning: --insecure: TLS certificates and host names are not verified\n"
         }
+        // Included steps count too: literal includes are loaded with the workflow.
+        func turnsOffVerification(_ steps: [Step]) -> Bool {
+            steps.contains { step in
+                switch step.action {
+                case .request(let request): request.options.tls?.insecure == true
+                case .include(let include): turnsOffVerification(include.resolved?.steps ?? [])
+                }
+            }
+        }
         let files = workflows.filter { workflow in
-            if workflow.defaults.tls?.insecure == true { return true }
-            let steps = workflow.setup + workflow.steps + workflow.teardown + (workflow.auth?.login ?? [])
-            return steps.contains { $0.request?.options.tls?.insecure == true }
+            workflow.defaults.tls?.insecure == true
+                || turnsOffVerification(workflow.setup + workflow.steps + workflow.teardown + (workflow.auth?.login ?? []))
         }.map(\.file)
         guard !files.isEmpty else { return nil }
         let shown = files.prefix(3).joined(separator: ", ") + (files.count > 3 ? " and \(files.count - 3) more" : "")
