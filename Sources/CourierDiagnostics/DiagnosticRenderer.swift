@@ -13,6 +13,8 @@ package struct DiagnosticRenderer: Sendable {
     package var color: Bool
     /// Tabs in quoted source lines are expanded to this width so the caret lines up.
     package var tabWidth = 4
+    /// Source lines longer than this are shown as a window around the caret.
+    package var maxLineWidth = 120
 
     package init(sources: SourceStore, color: Bool) {
         self.sources = sources
@@ -73,24 +75,35 @@ package struct DiagnosticRenderer: Sendable {
             }
         }
 
-        var display = ""
+        // Display cells: tabs expanded, other control characters shown as spaces.
+        var cells: [Unicode.Scalar] = []
         var caretStart = 0
         var caretEnd = 0
-        var width = 0
         for (index, scalar) in scalars.enumerated() {
-            if index == startOffset { caretStart = width }
-            if index == endOffset { caretEnd = width }
+            if index == startOffset { caretStart = cells.count }
+            if index == endOffset { caretEnd = cells.count }
             if scalar == "\t" {
-                let spaces = tabWidth - width % tabWidth
-                display += String(repeating: " ", count: spaces)
-                width += spaces
+                cells += repeatElement(" ", count: tabWidth - cells.count % tabWidth)
             } else {
-                display.unicodeScalars.append(scalar)
-                width += 1
+                cells.append(scalar.value < 0x20 ? " " : scalar)
             }
         }
-        if startOffset >= scalars.count { caretStart = width }
-        if endOffset >= scalars.count { caretEnd = width }
+        if startOffset >= scalars.count { caretStart = cells.count }
+        if endOffset >= scalars.count { caretEnd = cells.count }
+
+        // A long line (minified JSON is one line) is shown as a window around the caret.
+        if cells.count > maxLineWidth {
+            let window = maxLineWidth - 6
+            let from = max(0, min(caretStart - window / 2, cells.count - window))
+            let to = min(cells.count, from + window)
+            let prefix: [Unicode.Scalar] = from > 0 ? [".", ".", "."] : []
+            let suffix: [Unicode.Scalar] = to < cells.count ? [".", ".", "."] : []
+            cells = prefix + cells[from..<to] + suffix
+            caretStart = caretStart - from + prefix.count
+            caretEnd = min(caretEnd - from + prefix.count, prefix.count + (to - from))
+        }
+        var display = ""
+        display.unicodeScalars.append(contentsOf: cells)
 
         let number = String(range.start.line)
         let gutterWidth = max(5, number.count + 1)

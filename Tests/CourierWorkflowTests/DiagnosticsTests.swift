@@ -17,6 +17,22 @@ import Testing
         #expect(suggestion(for: word, among: ["headers", "method", "2", "1.1"]) == nil)
     }
 
+    @Test func longLinesShowAWindowAroundTheCaret() {
+        let sources = SourceStore()
+        let line = String(repeating: "a", count: 300) + "!" + String(repeating: "b", count: 300)
+        sources.register(path: "doc.json", text: line + "\n")
+        let start = SourceLocation(file: "doc.json", line: 1, column: 301)
+        let d = Diagnostic.error("unexpected '!'", at: SourceRange(start: start, end: start.advanced(by: 1)))
+        let lines = DiagnosticRenderer(sources: sources, color: false).render(d).split(separator: "\n")
+        let excerpt = String(lines[1]), caret = String(lines[2])
+        #expect(excerpt.hasPrefix("    1 | ...") && excerpt.hasSuffix("..."), "\(excerpt)")
+        #expect(excerpt.count <= "    1 | ".count + 120)
+        // The caret stands under the '!' in the shown window.
+        let caretColumn = caret.distance(from: caret.startIndex, to: caret.firstIndex(of: "^")!)
+        let bangColumn = excerpt.distance(from: excerpt.startIndex, to: excerpt.firstIndex(of: "!")!)
+        #expect(caretColumn == bangColumn)
+    }
+
     @Test func rendersTheSpecExampleExactly() {
         let sources = SourceStore()
         var text = ""

@@ -1,3 +1,4 @@
+import CourierDiagnostics
 import CourierJSON
 import Foundation
 
@@ -66,8 +67,7 @@ func executeQueryCommand(_ arguments: [String], readStandardInput: () -> Data) -
         query = try JSONPath(queryText)
     } catch {
         return QueryCommandResult(
-            standardError: renderQueryDiagnostic(
-                file: "<query>", source: Array(queryText.unicodeScalars), offset: error.offset, message: error.message),
+            standardError: diagnostic(error.message, in: "<query>", text: queryText, scalarOffset: error.offset),
             status: 2)
     }
 
@@ -89,11 +89,9 @@ func executeQueryCommand(_ arguments: [String], readStandardInput: () -> Data) -
     do {
         document = try JSONValue.parse(bytes)
     } catch {
-        let (lineText, _) = sourceLine(in: bytes, at: error.offset)
+        let location = SourceLocation(file: fileName, line: error.line, column: error.column)
         return QueryCommandResult(
-            standardError: renderQueryDiagnostic(
-                file: fileName, source: Array(lineText.unicodeScalars), offset: error.column - 1,
-                message: error.message, line: error.line),
+            standardError: diagnostic(error.message, in: fileName, text: String(decoding: bytes, as: UTF8.self), at: location),
             status: 2)
     }
 
@@ -124,60 +122,22 @@ private func readFile(atPath path: String) -> Result<Data, ReadFailure> {
     }
 }
 
-/// The text of the line containing byte `offset`, and the offset where that line starts.
-private func sourceLine(in bytes: Data, at offset: Int) -> (String, Int) {
-    let clamped = min(max(offset, 0), bytes.count)
-    var start = clamped
-    while start > 0 && bytes[bytes.startIndex + start - 1] != UInt8(ascii: "\n") { start -= 1 }
-    var end = clamped
-    while end < bytes.count && bytes[bytes.startIndex + end] != UInt8(ascii: "\n") { end += 1 }
-    if end > start && bytes[bytes.startIndex + end - 1] == UInt8(ascii: "\r") { end -= 1 }
-    let text = String(decoding: bytes[(bytes.startIndex + start)..<(bytes.startIndex + max(start, end))], as: UTF8.self)
-    return (text, start)
-}
-
 // MARK: - Diagnostics
 
-/// Renders `file:line:col: error: message`, the source line and a caret under column `offset`.
-///
-/// `source` is the text the offset points into: the whole query, or for JSON the one line
-/// (then `line` says which). Long lines are cut to a window around the caret.
-/// The shared CourierDiagnostics renderer will replace this function.
-func renderQueryDiagnostic(file: String, source: [Unicode.Scalar], offset: Int, message: String, line: Int? = nil) -> String {
-    // Locate the line within `source` when it spans several lines (a query with newlines).
-    var lineNumber = line ?? 1
-    var lineStart = 0
-    if line == nil {
-        for i in 0..<min(offset, source.count) where source[i] == "\n" {
-            lineNumber += 1
-            lineStart = i + 1
-        }
+/// A diagnostic rendered by the one renderer every command uses.
+private func diagnostic(_ message: String, in name: String, text: String, at location: SourceLocation) -> String {
+    let sources = SourceStore()
+    sources.register(path: name, text: text)
+    let range = SourceRange(start: location, end: location.advanced(by: 1))
+    return DiagnosticRenderer(sources: sources, color: false).render(.error(message, at: range))
+}
+
+/// The same, for an offset counted in Unicode scalars (JSONPath errors), which may fall on
+/// any line of a query with newlines.
+private func diagnostic(_ message: String, in name: String, text: String, scalarOffset: Int) -> String {
+    var line = 1, column = 1
+    for scalar in text.unicodeScalars.prefix(scalarOffset) {
+        if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
     }
-    var lineEnd = lineStart
-    while lineEnd < source.count && source[lineEnd] != "\n" && source[lineEnd] != "\r" { lineEnd += 1 }
-    var text = Array(source[lineStart..<lineEnd])
-    var caret = max(0, offset - lineStart)
-
-    // Show at most 100 scalars around the caret: minified documents are one long line.
-    let window = 100
-    if text.count > window {
-        let from = max(0, min(caret - window / 2, text.count - window))
-        let to = min(text.count, from + window)
-        let prefix: [Unicode.Scalar] = from > 0 ? ["."] + [".", "."] : []
-        let suffix: [Unicode.Scalar] = to < text.count ? [".", ".", "."] : []
-        text = prefix + Array(text[from..<to]) + suffix
-        caret = caret - from + prefix.count
-    }
-    // Control characters (tabs…) would shift the caret; show them as spaces.
-    let shown = String(String.UnicodeScalarView(text.map { $0.value < 0x20 ? " " : $0 }))
-
-    let number = String(lineNumber)
-    let gutter = String(repeating: " ", count: max(0, 5 - number.count)) + number
-    let blank = String(repeating: " ", count: gutter.count)
-    return """
-        \(file):\(lineNumber):\(offset - lineStart + 1): error: \(message)
-        \(gutter) | \(shown)
-        \(blank) | \(String(repeating: " ", count: caret))^
-
-        """
+    return diagnostic(message, in: name, text: text, at: SourceLocation(file: name, line: line, column: column))
 }
