@@ -150,11 +150,11 @@ struct JSONSchemaTests {
 
     @Test func relativeRefsAreRetrievedAgainstTheBaseURI() throws {
         let requested = Mutex<[String]>([])
-        let schema = try JSONSchema(["$ref": "types.json#/$defs/id"], baseURI: "file:///work/schemas/main.json") { uri in
+        let schema = try JSONSchema(["$ref": "types.json#/$defs/id"], baseURI: "file:///project/schemas/main.json") { uri in
             requested.withLock { $0.append(uri) }
-            return uri == "file:///work/schemas/types.json" ? ["$defs": ["id": ["type": "integer"]]] : nil
+            return uri == "file:///project/schemas/types.json" ? ["$defs": ["id": ["type": "integer"]]] : nil
         }
-        #expect(requested.withLock { $0 } == ["file:///work/schemas/types.json"])
+        #expect(requested.withLock { $0 } == ["file:///project/schemas/types.json"])
         #expect(schema.validate(7).isEmpty)
         #expect(schema.validate("7").map(\.keywordLocation) == ["/$ref/type"])
     }

@@ -10,7 +10,7 @@ import Glibc
 /// with SIGTERM after its last); tests read it from `TestServer.current`.
 final class TestServer: Sendable {
     let port: Int
-    private let process: ProcessBox
+    private let process: LaunchedProcess
     private let directory: URL
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
@@ -25,7 +25,7 @@ final class TestServer: Sendable {
         return server
     }
 
-    private init(port: Int, process: ProcessBox, directory: URL) {
+    private init(port: Int, process: LaunchedProcess, directory: URL) {
         self.port = port
         self.process = process
         self.directory = directory
@@ -71,7 +71,7 @@ final class TestServer: Sendable {
         process.standardError = logHandle
         try process.run()
         try? logHandle.close()
-        let box = ProcessBox(process: process, stdin: stdin)
+        let box = LaunchedProcess(process: process, stdin: stdin)
 
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(30)
@@ -102,42 +102,8 @@ final class TestServer: Sendable {
 
     /// `get` + JSON object decoding.
     func getJSON(_ path: String) throws -> [String: Any] {
-        let (status, body) = try get(path)
-        guard status == 200,
-              let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else {
-            throw HarnessError("GET \(path) gave \(status): \(body)")
-        }
-        return object
+        try RawHTTP.getJSON(port: port, path: path)
     }
-}
-
-/// The server's `Process` (not Sendable) and the write end of its stdin, kept open while it runs.
-private final class ProcessBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var process: Process?
-    private let stdin: Pipe
-
-    init(process: Process, stdin: Pipe) {
-        self.process = process
-        self.stdin = stdin
-    }
-
-    func stop() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let process else { return }
-        self.process = nil
-        if process.isRunning {
-            process.terminate()
-            let deadline = Date().addingTimeInterval(3)
-            while process.isRunning && Date() < deadline { usleep(10_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
-        try? stdin.fileHandleForWriting.close()
-    }
-
-    deinit { stop() }
 }
 
 /// `.testServer`: one test server for the suite it is attached to.
@@ -192,6 +158,16 @@ enum RawHTTP {
         let parts = statusLine.split(separator: " ")
         let status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
         return (status, String(text[headerEnd.upperBound...]))
+    }
+
+    /// A GET answered 200 with a JSON object (counters, stats).
+    static func getJSON(port: Int, path: String) throws -> [String: Any] {
+        let (status, body) = try get(host: "127.0.0.1", port: port, path: path)
+        guard status == 200,
+              let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else {
+            throw HarnessError("GET \(path) gave \(status): \(body)")
+        }
+        return object
     }
 
     /// A loopback port that nothing listens on: bound to get a free one, then closed.

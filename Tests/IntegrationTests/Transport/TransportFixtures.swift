@@ -235,46 +235,8 @@ final class ServerProcess: Sendable {
 
     /// A plain GET to this (HTTP) server, for its counters (`/__proxy_stats`).
     func getJSON(_ path: String) throws -> [String: Any] {
-        let (status, body) = try RawHTTP.get(host: "127.0.0.1", port: port, path: path)
-        guard status == 200, let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else {
-            throw HarnessError("GET \(path) gave \(status): \(body)")
-        }
-        return object
+        try RawHTTP.getJSON(port: port, path: path)
     }
-}
-
-/// The launcher `Process` (not Sendable) and the write end of its stdin.
-private final class LaunchedProcess: @unchecked Sendable {
-    // @unchecked: every access to `process` holds `lock`.
-    private let lock = NSLock()
-    private var process: Process?
-    private let stdin: Pipe
-
-    init(process: Process, stdin: Pipe) {
-        self.process = process
-        self.stdin = stdin
-    }
-
-    var isRunning: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return process?.isRunning ?? false
-    }
-
-    func stop() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let process else { return }
-        self.process = nil
-        // Closing stdin makes the launcher terminate its child, then exit.
-        try? stdin.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
-
-    deinit { stop() }
 }
 
 /// A loopback socket that listens but never accepts: connections complete in the kernel's
