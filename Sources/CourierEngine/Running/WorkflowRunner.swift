@@ -77,7 +77,7 @@ final class WorkflowRunner {
             anyFailed = anyFailed || failed
             let goOn = phase == .steps && (step.continueOnFailure ?? workflow.continueOnFailure)
             if failed && !goOn && phase != .teardown {
-                skipReason = phase == .setup ? "setup failed" : "an earlier step failed"
+                skipReason = Task.isCancelled ? "interrupted" : (phase == .setup ? "setup failed" : "an earlier step failed")
             }
         }
         return anyFailed

@@ -9,7 +9,8 @@ enum Courier {
         _ arguments: [String],
         in directory: URL,
         environment: [String: String] = [:],
-        timeout: Duration = .seconds(60)
+        timeout: Duration = .seconds(60),
+        interruptAfter: Duration? = nil
     ) async throws -> ProcessResult {
         var env = ProcessInfo.processInfo.environment
         for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
@@ -20,7 +21,7 @@ enum Courier {
         env["NO_COLOR"] = "1"
         env.merge(environment) { _, new in new }
         let result = try await ProcessRunner.run(try Paths.courierBinary(), arguments, in: directory,
-                                                 environment: env, timeout: timeout)
+                                                 environment: env, timeout: timeout, interruptAfter: interruptAfter)
         if result.timedOut {
             throw HarnessError("courier \(arguments.joined(separator: " ")) did not finish within \(timeout); output so far:\n\(result.allOutput)")
         }

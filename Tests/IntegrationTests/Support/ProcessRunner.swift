@@ -24,7 +24,8 @@ enum ProcessRunner {
         _ arguments: [String],
         in directory: URL? = nil,
         environment: [String: String]? = nil,
-        timeout: Duration = .seconds(60)
+        timeout: Duration = .seconds(60),
+        interruptAfter: Duration? = nil
     ) async throws -> ProcessResult {
         let captureDir = FileManager.default.temporaryDirectory
             .appendingPathComponent("courier-it-proc-\(UUID().uuidString)")
@@ -57,8 +58,14 @@ enum ProcessRunner {
         }
         var timedOut = false
         var killAt: ContinuousClock.Instant?
+        // Ctrl-C, as a user at a terminal would press it.
+        var interruptAt = interruptAfter.map { start + $0 }
         while process.isRunning {
             let now = clock.now
+            if let at = interruptAt, now >= at {
+                kill(process.processIdentifier, SIGINT)
+                interruptAt = nil
+            }
             if !timedOut && now - start > timeout {
                 timedOut = true
                 process.terminate()
