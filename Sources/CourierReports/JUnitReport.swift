@@ -64,6 +64,7 @@ package enum JUnitReport {
             var details = error.message
             if let hint = error.hint { details += "\nhint: \(hint)" }
             if let location = error.location { details = "\(location.start.file):\(location.start.line):\(location.start.column): \(details)" }
+            if let full = error.details { details = full }
             body += "      <error message=\"\(attr(masker.mask(error.message)))\" type=\"\(attr(error.type))\">\(text(masker.mask(details)))</error>\n"
         }
         // The request and response of failed steps and every attempt of retried ones.

@@ -56,6 +56,13 @@ struct InvalidWorkflowTests {
         let after = try server.getJSON("/auth/stats")["login"] as? Int
         #expect(before != nil && after == before, "POST /auth/login was sent: login counter \(String(describing: before)) → \(String(describing: after))")
 
+        // CI still gets a report: the invalid file as one errored test case, schema-valid.
+        let report = try await JUnitReport.load(workspace.url.appendingPathComponent("junit.xml"))
+        #expect(report.suites.map(\.name) == ["invalid.yaml"])
+        let validate = try #require(report.testCase("validate"))
+        #expect(validate.error?.type == "invalid_workflow")
+        #expect(validate.error?.text.contains("did you mean 'headers'?") == true, "\(String(describing: validate.error))")
+
         // Control: the valid file on its own does log in, so the counter can move.
         let control = try await Courier.run(files: ["valid.yaml"], workspace: workspace, server: server)
         #expect(control.status == 0, control.context)

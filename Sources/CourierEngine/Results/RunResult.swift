@@ -135,12 +135,16 @@ package struct StepError: Sendable {
     package var message: String
     package var hint: String?
     package var location: SourceRange?
+    /// Longer text for reports, when the message alone is not the whole story
+    /// (every diagnostic of an invalid workflow, rendered).
+    package var details: String?
 
-    package init(type: String, message: String, hint: String? = nil, location: SourceRange? = nil) {
+    package init(type: String, message: String, hint: String? = nil, location: SourceRange? = nil, details: String? = nil) {
         self.type = type
         self.message = message
         self.hint = hint
         self.location = location
+        self.details = details
     }
 }
 

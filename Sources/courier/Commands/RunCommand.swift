@@ -57,6 +57,14 @@ enum RunCommand {
         if diagnostics.contains(where: { $0.severity == .error }) {
             WorkflowLoading.report(diagnostics, sources: sources, color: stderrColor)
             Output.err("nothing was sent: fix the errors above first\n")
+            // CI still gets its report: the invalid files, each as a failed test.
+            if let junit = parsed.last("--junit") {
+                do {
+                    try JUnitReport.write(invalidRun(files: files, diagnostics: diagnostics, sources: sources), to: junit)
+                } catch {
+                    Output.err("error: JUnit report: \(error)\n")
+                }
+            }
             return ExitCode.invalid
         }
         WorkflowLoading.report(diagnostics, sources: sources, color: stderrColor)
@@ -95,6 +103,29 @@ enum RunCommand {
             }
         }
         return status
+    }
+
+    /// A run in which nothing was sent: one workflow per file with errors, holding one
+    /// `validate` step that errored with every diagnostic of that file.
+    static func invalidRun(files: [String], diagnostics: [Diagnostic], sources: SourceStore) -> RunResult {
+        let renderer = DiagnosticRenderer(sources: sources, color: false)
+        var byFile: [String: [Diagnostic]] = [:]
+        var order: [String] = []
+        for diagnostic in diagnostics where diagnostic.severity == .error {
+            let file = diagnostic.range?.file ?? "courier"
+            if byFile[file] == nil { order.append(file) }
+            byFile[file, default: []].append(diagnostic)
+        }
+        let workflows = order.map { file in
+            let found = byFile[file] ?? []
+            let first = found.first
+            let error = StepError(type: "invalid_workflow",
+                                  message: (first?.message ?? "invalid workflow") + (found.count > 1 ? " (and \(found.count - 1) more)" : ""),
+                                  location: first?.range, details: renderer.render(found))
+            let step = StepResult(name: "validate", phase: .setup, location: first?.range, outcome: .errored(error))
+            return WorkflowResult(file: file, name: (file as NSString).lastPathComponent, steps: [step])
+        }
+        return RunResult(workflows: workflows, durationMicroseconds: 0)
     }
 
     // MARK: - Settings from the command line
