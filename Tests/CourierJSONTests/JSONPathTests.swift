@@ -34,6 +34,21 @@ struct JSONPathTests {
         #expect(try JSONPath("$.*").evaluate(document).map(\.path) == [#"$['it\'s\n\u0001\\']"#])
     }
 
+    @Test func rendersPathsAfterEarlierSegmentsAndAcrossBlocks() throws {
+        let nodes = try JSONPath("$..book[?@.price > 9]..title").evaluate(store)
+        #expect(nodes == [JSONPathNode(path: "$['store']['book'][2]['title']", value: "The Lord of the Rings")])
+        var copy = nodes[0]
+        copy.path = "$"
+        #expect(copy.path == "$" && copy != nodes[0])
+
+        // Paths outgrow one 64 KiB block of shared text; a very long name gets its own.
+        let long = String(repeating: "k", count: 20_000)
+        let document: JSONValue = .array((0..<5_000).map { i in let item: JSONValue = .array([.number(JSONNumber(i))]); return i == 2_500 ? [long: item] : ["k": item] })
+        let found = try JSONPath("$..[0]").evaluate(document)
+        #expect(found.count == 5_001)
+        #expect(found.map(\.path) == ["$[0]"] + (0..<5_000).map { "$[\($0)]['\($0 == 2_500 ? long : "k")'][0]" })
+    }
+
     struct Invalid: Sendable, CustomStringConvertible {
         var query: String
         var offset: Int

@@ -30,10 +30,7 @@ public struct JSONPath: Sendable, CustomStringConvertible {
 
     /// The nodelist the query selects in `root`, in RFC 9535 order, with normalized paths.
     public func evaluate(_ root: JSONValue) -> [JSONPathNode] {
-        let evaluator = JSONPathEvaluator(root: root)
-        return evaluator.select(query, from: root, trackPaths: true).map { node in
-            JSONPathNode(path: NormalizedPath.render(node.path), value: node.value)
-        }
+        JSONPathEvaluator(root: root).selectWithPaths(query)
     }
 
     /// The values the query selects in `root`, without computing paths.
@@ -44,13 +41,34 @@ public struct JSONPath: Sendable, CustomStringConvertible {
 }
 
 /// One node of a nodelist: where it is and what it holds.
-public struct JSONPathNode: Sendable, Equatable {
+public struct JSONPathNode: Sendable, Equatable, CustomReflectable {
     /// The normalized path (RFC 9535 §2.7), e.g. `$['a'][0]`.
-    public var path: String
+    ///
+    /// The nodes `evaluate` returns keep their paths' UTF-8 in blocks shared by the nodelist;
+    /// the String is made when asked for.
+    public var path: String {
+        get { location.string }
+        set { location = PathLocation(newValue) }
+    }
+
     public var value: JSONValue
+    private var location: PathLocation
 
     public init(path: String, value: JSONValue) {
-        self.path = path
         self.value = value
+        self.location = PathLocation(path)
+    }
+
+    init(value: JSONValue, location: PathLocation) {
+        self.value = value
+        self.location = location
+    }
+
+    public static func == (lhs: JSONPathNode, rhs: JSONPathNode) -> Bool {
+        lhs.location == rhs.location && lhs.value == rhs.value
+    }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: ["path": path, "value": value])
     }
 }

@@ -4,16 +4,27 @@ struct EvaluationNode {
     var path: PathLink?
 }
 
-/// The path of the node a descendant walk is at, as steps below `base`, with links created
-/// only on demand and reused while the walk stays below them.
-struct DescentPath {
-    let base: PathLink?
+/// What a descendant walk does with the nodes its selectors pick, and how it follows where it is.
+protocol DescentOutput {
+    /// The walk enters the child reached by `step`.
+    mutating func push(_ step: PathLink.Step)
+    /// The walk leaves the child it last entered.
+    mutating func pop()
+    /// `found` are children of the node the walk is at.
+    mutating func emit(_ found: [JSONPathEvaluator.Found])
+}
+
+/// Collects `EvaluationNode`s. With paths enabled, the current path is kept as steps below
+/// `base`, with links created only on demand and reused while the walk stays below them.
+struct LinkedOutput: DescentOutput {
+    /// The path of the node the walk started from; set it before each walk.
+    var base: PathLink?
     let enabled: Bool
+    var nodes: [EvaluationNode] = []
     private var steps: [PathLink.Step] = []
     private var links: [PathLink] = []
 
-    init(base: PathLink?, enabled: Bool) {
-        self.base = base
+    init(enabled: Bool) {
         self.enabled = enabled
     }
 
@@ -29,13 +40,68 @@ struct DescentPath {
         if links.count > steps.count { links.removeLast() }
     }
 
-    /// The link for the current node, creating the missing ones.
-    mutating func link() -> PathLink? {
-        guard enabled else { return nil }
+    mutating func emit(_ found: [JSONPathEvaluator.Found]) {
+        guard enabled else {
+            for item in found { nodes.append(EvaluationNode(value: item.value, path: nil)) }
+            return
+        }
         while links.count < steps.count {
             links.append(PathLink(parent: links.last ?? base, step: steps[links.count]))
         }
-        return links.last ?? base
+        let parent = links.last ?? base
+        for item in found {
+            nodes.append(EvaluationNode(value: item.value, path: PathLink(parent: parent, step: item.step)))
+        }
+    }
+}
+
+/// Collects `JSONPathNode`s of a query's last segment, rendering each path straight into
+/// shared `PathBytes`: no `PathLink` or String per node. The current path is kept as steps;
+/// their text is rendered only when a node below them is selected, and reused while the walk
+/// stays below them.
+struct RenderedOutput: DescentOutput {
+    var nodes: [JSONPathNode] = []
+    private var writer = PathWriter()
+    private var steps: [PathLink.Step] = []
+    /// The rendered path of the node the walk started from, followed by the text of the first
+    /// `ends.count` steps.
+    private var text: [UInt8] = [UInt8(ascii: "$")]
+    /// Where the text of each rendered step ends.
+    private var ends: [Int] = []
+    private var baseCount = 1
+
+    /// Starts a walk from the node at `base`; the walk before it must have returned.
+    mutating func start(at base: PathLink?) {
+        text = NormalizedPath.bytes(base)
+        baseCount = text.count
+    }
+
+    @inline(__always)
+    mutating func push(_ step: PathLink.Step) {
+        steps.append(step)
+    }
+
+    @inline(__always)
+    mutating func pop() {
+        steps.removeLast()
+        if ends.count > steps.count {
+            ends.removeLast()
+            text.removeSubrange((ends.last ?? baseCount)...)
+        }
+    }
+
+    mutating func emit(_ found: [JSONPathEvaluator.Found]) {
+        while ends.count < steps.count {
+            NormalizedPath.append(steps[ends.count], to: &text)
+            ends.append(text.count)
+        }
+        let parentCount = text.count
+        for item in found {
+            NormalizedPath.append(item.step, to: &text)
+            let location = writer.store(text[...])
+            text.removeSubrange(parentCount...)
+            nodes.append(JSONPathNode(value: item.value, location: location))
+        }
     }
 }
 
@@ -49,9 +115,13 @@ struct JSONPathEvaluator {
     }
 
     func select(_ query: PathQuery, from start: JSONValue, trackPaths: Bool) -> [EvaluationNode] {
+        select(query.segments[...], from: start, trackPaths: trackPaths)
+    }
+
+    private func select(_ segments: ArraySlice<PathSegment>, from start: JSONValue, trackPaths: Bool) -> [EvaluationNode] {
         var nodes = [EvaluationNode(value: start, path: nil)]
         var found: [Found] = []
-        for segment in query.segments {
+        for segment in segments {
             var next: [EvaluationNode] = []
             switch segment {
             case .child(let selectors):
@@ -63,11 +133,13 @@ struct JSONPathEvaluator {
                     }
                 }
             case .descendant(let selectors):
+                var output = LinkedOutput(enabled: trackPaths)
                 for node in nodes {
                     found.removeAll(keepingCapacity: true)
-                    var path = DescentPath(base: node.path, enabled: trackPaths)
-                    descend(node.value, selectors, path: &path, found: &found, into: &next)
+                    output.base = node.path
+                    descend(node.value, selectors, found: &found, into: &output)
                 }
+                next = output.nodes
             }
             nodes = next
             if nodes.isEmpty { break }
@@ -75,23 +147,44 @@ struct JSONPathEvaluator {
         return nodes
     }
 
+    /// The nodelist of `query` (evaluated from the root) with normalized paths.
+    ///
+    /// The segments before the last track paths as `PathLink`s; the last segment renders the
+    /// paths of the nodes it selects directly, so the nodes it only passes through cost nothing.
+    func selectWithPaths(_ query: PathQuery) -> [JSONPathNode] {
+        guard let last = query.segments.last else {
+            return [JSONPathNode(path: "$", value: root)]
+        }
+        let bases = select(query.segments.dropLast(), from: root, trackPaths: true)
+        var output = RenderedOutput()
+        var found: [Found] = []
+        for base in bases {
+            found.removeAll(keepingCapacity: true)
+            output.start(at: base.path)
+            switch last {
+            case .child(let selectors):
+                for selector in selectors { collect(selector, from: base.value, into: &found) }
+                if !found.isEmpty { output.emit(found) }
+            case .descendant(let selectors):
+                descend(base.value, selectors, found: &found, into: &output)
+            }
+        }
+        return output.nodes
+    }
+
     /// A child a selector picked: how to reach it from its parent, and its value.
     typealias Found = (step: PathLink.Step, value: JSONValue)
 
     /// Applies `selectors` to `value` and then to each descendant, in document order.
     ///
-    /// Path links are only created for the ancestors of selected nodes: most of a large
-    /// document is visited without allocating anything.
-    private func descend(
-        _ value: JSONValue, _ selectors: [PathSelector], path: inout DescentPath,
-        found: inout [Found], into output: inout [EvaluationNode]
+    /// `output` only records steps while walking; paths (links or text) are only made for the
+    /// ancestors of selected nodes, so most of a large document is visited without allocating.
+    private func descend<Output: DescentOutput>(
+        _ value: JSONValue, _ selectors: [PathSelector], found: inout [Found], into output: inout Output
     ) {
         for selector in selectors { collect(selector, from: value, into: &found) }
         if !found.isEmpty {
-            let parent = path.link()
-            for item in found {
-                output.append(EvaluationNode(value: item.value, path: path.enabled ? PathLink(parent: parent, step: item.step) : nil))
-            }
+            output.emit(found)
             found.removeAll(keepingCapacity: true)
         }
         // Scalars have no children and every selector needs an array or object, so the walk
@@ -99,17 +192,17 @@ struct JSONPathEvaluator {
         switch value {
         case .array(let elements):
             for i in elements.indices where elements[i].isContainer {
-                path.push(.index(i))
-                descend(elements[i], selectors, path: &path, found: &found, into: &output)
-                path.pop()
+                output.push(.index(i))
+                descend(elements[i], selectors, found: &found, into: &output)
+                output.pop()
             }
         case .object(let object):
             let keys = object.shape.keys
             let values = object.storedValues
             for i in values.indices where values[i].isContainer {
-                path.push(.name(keys[i]))
-                descend(values[i], selectors, path: &path, found: &found, into: &output)
-                path.pop()
+                output.push(.name(keys[i]))
+                descend(values[i], selectors, found: &found, into: &output)
+                output.pop()
             }
         default:
             break
