@@ -27,8 +27,10 @@ venv:
 # integration tests that run the built `courier` against real local servers.
 test: deps venv
 	swift build --build-tests
-	COURIER_BIN=$(CURDIR)/.build/debug/courier COURIER_PYTHON=$(CURDIR)/.venv/bin/python3 \
-		swift test --skip-build
+	set -o pipefail; COURIER_BIN=$(CURDIR)/.build/debug/courier COURIER_PYTHON=$(CURDIR)/.venv/bin/python3 \
+		swift test --skip-build 2>&1 | tee .build/test.log
+	@# One plain closing line (XCTest's "Executed 0 tests" comes first: all tests are Swift Testing).
+	@sed -nE 's/.*Test run with ([0-9]+) tests? in .* passed after.*/tests: \1 passed, 0 failed/p' .build/test.log | tail -1
 
 bench: deps
 	@Scripts/install-deps.sh --bench
