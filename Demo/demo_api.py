@@ -27,10 +27,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import secrets
-import signal
 import sys
 import threading
 import time
@@ -38,6 +36,8 @@ from datetime import datetime, timezone
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
+
+from loopback import remove_stale, serve
 
 VERSION = "1.0"
 MAX_BODY = 10 * 1024 * 1024  # bigger request bodies get 413
@@ -481,23 +481,6 @@ class Server(ThreadingHTTPServer):
     request_queue_size = 128
 
 
-def remove_stale(*paths) -> None:
-    """A port file left by an earlier run must not be mistaken for this run's."""
-    for path in paths:
-        if path:
-            try:
-                os.unlink(path)
-            except FileNotFoundError:
-                pass
-
-
-def write_port_file(path: str, port: int) -> None:
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w") as f:
-        f.write(f"{port}\n")
-    os.replace(tmp, path)  # readers never see a half-written file
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Courier demo API (127.0.0.1 only)")
     parser.add_argument("--port", type=int, default=8080, help="port to listen on; 0 picks a free one (default 8080)")
@@ -510,23 +493,7 @@ def main(argv=None) -> int:
     Handler.state = State(args.token_ttl)
     Handler.verbose = args.verbose
     server = Server(("127.0.0.1", args.port), Handler)
-    port = server.server_address[1]
-
-    def on_term(signum, frame):
-        raise SystemExit(0)
-
-    signal.signal(signal.SIGTERM, on_term)
-    if args.port_file:
-        write_port_file(args.port_file, port)
-    print(f"listening on http://127.0.0.1:{port}", flush=True)
-    try:
-        server.serve_forever(poll_interval=0.2)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
-    return 0
-
+    return serve([(server, "http", args.port_file)])
 
 if __name__ == "__main__":
     sys.exit(main())

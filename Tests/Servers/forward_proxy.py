@@ -25,12 +25,14 @@ import ipaddress
 import json
 import os
 import select
-import signal
 import socket
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Demo"))
+from loopback import remove_stale, serve  # noqa: E402  (the demo's start-up contract)
 
 VIA = "1.1 courier-test-proxy"
 HOP_BY_HOP = {
@@ -335,16 +337,6 @@ class ProxyHandler(BaseHTTPRequestHandler):
             self.close_connection = True
 
 
-def remove_stale(*paths) -> None:
-    """A port file left by an earlier run must not be mistaken for this run's."""
-    for path in paths:
-        if path:
-            try:
-                os.unlink(path)
-            except FileNotFoundError:
-                pass
-
-
 class Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
@@ -367,26 +359,7 @@ def main(argv=None) -> int:
     ProxyHandler.auth = args.auth
     remove_stale(args.port_file)
     server = Server(("127.0.0.1", args.port), ProxyHandler)
-    port = server.server_address[1]
-
-    def on_term(signum, frame):
-        raise SystemExit(0)
-
-    signal.signal(signal.SIGTERM, on_term)
-    if args.port_file:
-        tmp = f"{args.port_file}.tmp{os.getpid()}"
-        with open(tmp, "w") as f:
-            f.write(f"{port}\n")
-        os.replace(tmp, args.port_file)
-    print(f"listening on http://127.0.0.1:{port}", flush=True)
-    try:
-        server.serve_forever(poll_interval=0.2)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
-    return 0
-
+    return serve([(server, "http", args.port_file)])
 
 if __name__ == "__main__":
     sys.exit(main())

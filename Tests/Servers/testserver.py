@@ -23,7 +23,6 @@ import os
 import re
 import secrets
 import select
-import signal
 import socket
 import ssl
 import sys
@@ -32,7 +31,10 @@ import time
 import zlib
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qs, urlsplit
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Demo"))
+from loopback import remove_stale, serve  # noqa: E402  (the demo's start-up contract)
 
 MAX_BUFFERED_BODY = 256 * 1024 * 1024  # /echo and friends buffer the body; /discard and /multipart stream
 CHUNK = 1024 * 1024
@@ -1001,23 +1003,6 @@ class Server(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
-def remove_stale(*paths) -> None:
-    """A port file left by an earlier run must not be mistaken for this run's."""
-    for path in paths:
-        if path:
-            try:
-                os.unlink(path)
-            except FileNotFoundError:
-                pass
-
-
-def write_port_file(path: str, port: int) -> None:
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w") as f:
-        f.write(f"{port}\n")
-    os.replace(tmp, path)
-
-
 def make_ssl_context(args) -> ssl.SSLContext:
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.load_cert_chain(args.tls_cert, args.tls_key)
@@ -1063,31 +1048,7 @@ def main(argv=None) -> int:
     if args.http_port_file and args.tls_cert:
         servers.append((Server(("127.0.0.1", args.http_port), Handler), "http", args.http_port_file))
 
-    def on_term(signum, frame):
-        raise SystemExit(0)
-
-    signal.signal(signal.SIGTERM, on_term)
-    threads = []
-    for server, _, _ in servers[1:]:
-        t = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True)
-        t.start()
-        threads.append(t)
-    for server, sch, port_file in reversed(servers):  # the main port file last: then all are ready
-        port = server.server_address[1]
-        if port_file:
-            write_port_file(port_file, port)
-        print(f"listening on {sch}://127.0.0.1:{port}", flush=True)
-    try:
-        main_server.serve_forever(poll_interval=0.2)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        for server, _, _ in servers[1:]:
-            server.shutdown()
-        for server, _, _ in servers:
-            server.server_close()
-    return 0
-
+    return serve(servers)
 
 if __name__ == "__main__":
     sys.exit(main())

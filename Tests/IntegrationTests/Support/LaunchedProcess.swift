@@ -17,6 +17,43 @@ final class LaunchedProcess: @unchecked Sendable {
         self.stdin = stdin
     }
 
+    /// Runs `argv` under a Python launcher that unblocks signals (Foundation's Process hands
+    /// children the spawning thread's mask, with SIGTERM blocked) and terminates the child when
+    /// stdin closes, so a crashed or killed test process never leaves a server behind.
+    /// Standard output and error go to `log`.
+    static func launch(_ argv: [String], log: URL) throws -> LaunchedProcess {
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        let python = Paths.systemPython
+        process.executableURL = URL(fileURLWithPath: python.hasPrefix("/") ? python : "/usr/bin/env")
+        process.arguments = (python.hasPrefix("/") ? [] : ["python3"]) + ["-c", launcher] + argv
+        let stdin = Pipe()
+        process.standardInput = stdin
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        try? handle.close()
+        return LaunchedProcess(process: process, stdin: stdin)
+    }
+
+    private static let launcher = """
+        import os, sys, signal, threading, subprocess
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
+        child = subprocess.Popen(sys.argv[1:])
+        def _watch():
+            while os.read(0, 65536):
+                pass
+            child.terminate()
+            try:
+                child.wait(3)
+            except Exception:
+                child.kill()
+            os._exit(0)
+        threading.Thread(target=_watch, daemon=True).start()
+        os._exit(child.wait())
+        """
+
     var isRunning: Bool {
         lock.lock()
         defer { lock.unlock() }

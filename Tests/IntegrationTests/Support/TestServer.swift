@@ -39,39 +39,8 @@ final class TestServer: Sendable {
         let portFile = directory.appendingPathComponent("port")
         try? FileManager.default.removeItem(at: portFile)
         let log = directory.appendingPathComponent("server.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-
-        // The server runs under a tiny launcher that exits when its stdin closes, so a crashed
-        // or killed test process never leaves a server behind. It also unblocks all signals:
-        // Foundation's Process hands the child the spawning thread's signal mask, in which
-        // SIGTERM is blocked, so the server would otherwise ignore the SIGTERM that stops it.
-        let launcher = """
-            import os, sys, signal, threading, runpy
-            signal.pthread_sigmask(signal.SIG_SETMASK, [])
-            def _watch():
-                while os.read(0, 65536):
-                    pass
-                os._exit(0)
-            threading.Thread(target=_watch, daemon=True).start()
-            sys.argv = sys.argv[1:]
-            try:
-                runpy.run_path(sys.argv[0], run_name="__main__")
-            finally:
-                os._exit(0)  # at once: the watcher thread must not hold up interpreter shutdown
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Paths.systemPython.hasPrefix("/") ? Paths.systemPython : "/usr/bin/env")
-        let script = Paths.testServerScript.path
-        let args = ["-c", launcher, script, "--port-file", portFile.path]
-        process.arguments = Paths.systemPython.hasPrefix("/") ? args : ["python3"] + args
-        let stdin = Pipe()
-        process.standardInput = stdin
-        let logHandle = try FileHandle(forWritingTo: log)
-        process.standardOutput = logHandle
-        process.standardError = logHandle
-        try process.run()
-        try? logHandle.close()
-        let box = LaunchedProcess(process: process, stdin: stdin)
+        let python = Paths.systemPython.hasPrefix("/") ? Paths.systemPython : "python3"
+        let box = try LaunchedProcess.launch([python, Paths.testServerScript.path, "--port-file", portFile.path], log: log)
 
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(30)
@@ -80,7 +49,7 @@ final class TestServer: Sendable {
                let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), port > 0 {
                 return TestServer(port: port, process: box, directory: directory)
             }
-            if !process.isRunning { break }
+            if !box.isRunning { break }
             try await Task.sleep(for: .milliseconds(10))
         }
         box.stop()
@@ -88,7 +57,7 @@ final class TestServer: Sendable {
         throw HarnessError("testserver.py did not write its port file within 30 s; its output:\n\(output)")
     }
 
-    /// SIGTERM, then SIGKILL if it is still running after 3 s.
+    /// Closes the launcher's stdin (it terminates the server), then SIGTERM and SIGKILL if need be.
     func stop() {
         process.stop()
         try? FileManager.default.removeItem(at: directory)

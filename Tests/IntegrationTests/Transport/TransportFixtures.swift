@@ -103,46 +103,12 @@ final class ServerProcess: Sendable {
         self.directory = directory
     }
 
-    /// Runs `argv` under a Python launcher that unblocks signals (Foundation's Process hands
-    /// children a mask with SIGTERM blocked) and terminates the child when stdin closes.
-    private static let launcher = """
-        import os, sys, signal, threading, subprocess
-        signal.pthread_sigmask(signal.SIG_SETMASK, [])
-        child = subprocess.Popen(sys.argv[1:])
-        def _watch():
-            while os.read(0, 65536):
-                pass
-            child.terminate()
-            try:
-                child.wait(3)
-            except Exception:
-                child.kill()
-            os._exit(0)
-        threading.Thread(target=_watch, daemon=True).start()
-        os._exit(child.wait())
-        """
-
-    private static func launch(_ argv: [String], directory: URL) throws -> LaunchedProcess {
-        let log = directory.appendingPathComponent("server.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Paths.systemPython.hasPrefix("/") ? Paths.systemPython : "/usr/bin/env")
-        process.arguments = (Paths.systemPython.hasPrefix("/") ? [] : ["python3"]) + ["-c", launcher] + argv
-        let stdin = Pipe()
-        process.standardInput = stdin
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        try? handle.close()
-        return LaunchedProcess(process: process, stdin: stdin)
-    }
-
     static func startPython(_ script: String, _ arguments: [String], scheme: String) async throws -> ServerProcess {
         let directory = try makeDirectory("server")
         let portFile = directory.appendingPathComponent("port")
         let python = Paths.systemPython.hasPrefix("/") ? Paths.systemPython : "python3"
-        let box = try launch([python, script, "--port-file", portFile.path] + arguments, directory: directory)
+        let box = try LaunchedProcess.launch([python, script, "--port-file", portFile.path] + arguments,
+                                             log: directory.appendingPathComponent("server.log"))
         let port = try await waitFor(box: box, directory: directory) {
             (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
@@ -196,7 +162,8 @@ final class ServerProcess: Sendable {
                 """
             let confFile = directory.appendingPathComponent("nginx-\(attempt).conf")
             try conf.write(to: confFile, atomically: true, encoding: .utf8)
-            let box = try launch([nginx, "-p", prefix, "-c", confFile.path, "-e", "\(prefix)/error.log"], directory: directory)
+            let box = try LaunchedProcess.launch([nginx, "-p", prefix, "-c", confFile.path, "-e", "\(prefix)/error.log"],
+                                                 log: directory.appendingPathComponent("server.log"))
             do {
                 _ = try await waitFor(box: box, directory: directory) { canConnect(port) ? port : nil }
                 return ServerProcess(port: port, scheme: "https", box: box, directory: directory)
