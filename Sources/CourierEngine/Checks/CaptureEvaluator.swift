@@ -30,7 +30,7 @@ struct CaptureEvaluator {
                 nothingBecause = "\(query.value) matched nothing"
             case .failure(let error):
                 found = nil
-                nothingBecause = "the response body is not JSON (\(error.message) at line \(error.line), column \(error.column))"
+                nothingBecause = ResponseView.notJSON(error)
             }
         case .header(let header):
             found = response.header(header)

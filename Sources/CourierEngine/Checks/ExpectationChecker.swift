@@ -32,7 +32,7 @@ struct ExpectationChecker {
             case .failure(let error):
                 failures.append(AssertionFailure(
                     location: expect.json[0].path.range, subject: "json",
-                    message: "the response body is not JSON (\(error.message) at line \(error.line), column \(error.column)); json expectations cannot be checked",
+                    message: ResponseView.notJSON(error) + "; json expectations cannot be checked",
                     expected: "a JSON body", actual: Self.preview(response.text)))
             }
         }
@@ -47,7 +47,7 @@ struct ExpectationChecker {
             case .failure(let error):
                 failures.append(AssertionFailure(
                     location: expect.range, subject: "schema",
-                    message: "schema: the response body is not JSON (\(error.message) at line \(error.line), column \(error.column))",
+                    message: "schema: " + ResponseView.notJSON(error),
                     expected: "a JSON body", actual: Self.preview(response.text)))
             }
         }

@@ -16,6 +16,11 @@ final class ResponseView {
     var status: Int { response.status }
     var text: String { response.text }
 
+    /// Why `json()` failed, in the words every failure message uses.
+    static func notJSON(_ error: JSONParseError) -> String {
+        "the response body is not JSON (\(error.message) at line \(error.line), column \(error.column))"
+    }
+
     func json() -> Result<JSONValue, JSONParseError> {
         if let parsedJSON { return parsedJSON }
         let result: Result<JSONValue, JSONParseError>
