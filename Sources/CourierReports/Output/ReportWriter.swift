@@ -64,6 +64,13 @@ package enum ReportWriter {
         }
     }
 
+    /// Whether writing to `path` again replaces what was written before (a file, a
+    /// new path), rather than adding to a stream (`-`, a FIFO, a device).
+    package static func replacesWhole(_ path: String) -> Bool {
+        if case .atomic? = try? destination(for: path) { return true }
+        return false
+    }
+
     /// Where `path` leads, decided before anything is written.
     static func destination(for path: String) throws(Failure) -> Destination {
         if path == "-" { return .descriptor(STDOUT_FILENO) }

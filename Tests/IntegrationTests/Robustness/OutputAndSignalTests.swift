@@ -201,6 +201,7 @@ struct OutputAndSignalTests {
         #expect(result.status == 0, result.context)
         let type = try FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType
         #expect(type != .typeRegular, "the FIFO was replaced by a regular file")
+        try #require(!text.isEmpty, "the FIFO's reader got nothing")
         try workspace.write("received.xml", text)
         let report = try await JUnitReport.load(workspace.url.appendingPathComponent("received.xml"))
         #expect(report.testCase("first")?.passed == true)
