@@ -93,7 +93,8 @@ struct OutputAndSignalTests {
         let result = try await launched.finish(timeout: .seconds(30))
 
         #expect(result.status == 128 + signal, result.context)
-        #expect(result.duration < .seconds(15), "the run did not stop at \(name): \(result.duration)")
+        let delay = try #require(launched.exitDelay(afterSignal: 0))
+        #expect(delay < .seconds(8), "the run did not stop at \(name): \(delay)")
         #expect(result.stdout.contains("INTERRUPTED by \(name)"), result.context)
         #expect(recorder.received.contains { $0.hasPrefix("GET /teardown ") }, "teardown did not run: \(result.context)")
         let report = try await JUnitReport.load(workspace.url.appendingPathComponent("junit.xml"))
@@ -118,7 +119,8 @@ struct OutputAndSignalTests {
         let result = try await launched.finish(timeout: .seconds(30))
 
         #expect(result.status == 143, "the first signal's status: \(result.context)")
-        #expect(result.duration < .seconds(8), "a second signal must not wait for the teardown: \(result.duration)")
+        let delay = try #require(launched.exitDelay(afterSignal: 1))
+        #expect(delay < .seconds(5), "a second signal must not wait for the teardown: \(delay)")
         let report = try await JUnitReport.load(workspace.url.appendingPathComponent("junit.xml"))
         #expect(report.testCase("first")?.passed == true)
         #expect(report.testCase("slow one")?.error?.type == "cancelled")
@@ -151,7 +153,8 @@ struct OutputAndSignalTests {
 
         let result = try await launched.finish(timeout: .seconds(40))
         #expect(result.status == 143, result.context)
-        #expect(result.duration > .seconds(9) && result.duration < .seconds(20), "deadline: \(result.duration)")
+        let delay = try #require(launched.exitDelay(afterSignal: 0))
+        #expect(delay > .seconds(9.5) && delay < .seconds(20), "the deadline is 10 s after the signal: \(delay)")
         let report = try await JUnitReport.load(early)
         #expect(report.testCase("clean up")?.error?.type == "cancelled")
         #expect(report.testCase("clean up")?.error?.message.map { $0.contains("10 s deadline") } == true)
@@ -293,6 +296,16 @@ private final class CourierProcess: @unchecked Sendable {
     private let process: Process
     private let captureDirectory: URL
     private let start = ContinuousClock.now
+    /// When each signal was sent, first to last: durations are measured from them,
+    /// not from the start, which a busy machine can stretch.
+    private(set) var signalled: [ContinuousClock.Instant] = []
+    private(set) var exitedAt: ContinuousClock.Instant?
+
+    /// Time from the `index`-th signal to the exit.
+    func exitDelay(afterSignal index: Int) -> Duration? {
+        guard index < signalled.count, let exitedAt else { return nil }
+        return exitedAt - signalled[index]
+    }
 
     private init(process: Process, captureDirectory: URL) {
         self.process = process
@@ -326,7 +339,10 @@ private final class CourierProcess: @unchecked Sendable {
 
     var isRunning: Bool { process.isRunning }
 
-    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+    func send(_ signal: Int32) {
+        signalled.append(.now)
+        kill(process.processIdentifier, signal)
+    }
 
     /// Waits until the run is inside its slow step: the first step's PASS line is printed.
     func waitForServerToBeBusy() async throws {
@@ -356,6 +372,7 @@ private final class CourierProcess: @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(10))
         }
+        exitedAt = clock.now
         process.waitUntilExit()
         let duration = clock.now - start
         defer { try? FileManager.default.removeItem(at: captureDirectory) }
