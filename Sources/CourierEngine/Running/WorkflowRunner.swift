@@ -326,7 +326,11 @@ final class WorkflowRunner {
             var message = error.message
             if error.kind == .cancelled {
                 // Say why: the signal, or the teardown deadline that followed it.
-                message = phase == .teardown && engine.control.teardownDeadlinePassed ? teardownDeadlineReason : interruptedReason
+                if phase == .teardown && engine.control.teardownDeadlinePassed {
+                    message = teardownDeadlineReason
+                } else if Task.isCancelled || engine.control.interruption != nil {
+                    message = interruptedReason
+                }
             }
             result.outcome = .errored(StepError(type: error.kind.description, message: message, hint: error.hint, location: request.range))
             result.durationMicroseconds = clock.elapsedMicroseconds(since: start)

@@ -161,6 +161,24 @@ struct OutputAndSignalTests {
         #expect(report.testCase("after clean up")?.skipped == true)
     }
 
+    @Test("SIGTERM with --junit -: standard output gets one report, the final one")
+    func interruptedReportOnStandardOutput() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("slow.yaml", slowWorkflow(server: server, teardown: "\(server.baseURL)/health"))
+        let launched = try CourierProcess.start(["run", "slow.yaml", "--junit", "-"], in: workspace)
+        try await launched.waitForServerToBeBusy()
+        launched.send(SIGTERM)
+        let result = try await launched.finish(timeout: .seconds(30))
+
+        #expect(result.status == 143, result.context)
+        // A partial report before the final one would make two XML documents on a stream.
+        #expect(result.stdout.components(separatedBy: "<?xml").count == 2, result.context)
+        try workspace.write("stdout.xml", result.stdout)
+        let report = try await JUnitReport.load(workspace.url.appendingPathComponent("stdout.xml"))
+        #expect(report.testCase("clean up")?.passed == true, "the final report, with the teardown")
+    }
+
     // MARK: - Report destinations
 
     @Test("--junit to a symbolic link: the link stays a link, its target gets the report", arguments: [true, false])
@@ -349,8 +367,11 @@ private final class CourierProcess: @unchecked Sendable {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(30)
         while clock.now < deadline {
-            let stdout = (try? String(contentsOf: captureDirectory.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
-            if stdout.contains("PASS ") {
+            // The console is on stdout, or on stderr when the report takes stdout (`--junit -`).
+            let console = ["stdout", "stderr"].map {
+                (try? String(contentsOf: captureDirectory.appendingPathComponent($0), encoding: .utf8)) ?? ""
+            }
+            if console.contains(where: { $0.contains("PASS ") }) {
                 // The slow request is being sent now; give it a moment to reach the server.
                 try await Task.sleep(for: .milliseconds(300))
                 return
