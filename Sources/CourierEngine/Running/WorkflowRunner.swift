@@ -98,7 +98,9 @@ final class WorkflowRunner {
     }
 
     private var teardownDeadlineReason: String {
-        "\(interruptedReason); teardown stopped at its \(engine.control.teardownGrace.components.seconds) s deadline"
+        let (seconds, attoseconds) = engine.control.teardownGrace.components
+        let grace = attoseconds == 0 ? "\(seconds) s" : "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
+        return "\(interruptedReason); teardown stopped at its \(grace) deadline"
     }
 
     // MARK: - Variables
