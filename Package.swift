@@ -35,6 +35,7 @@ let package = Package(
         .testTarget(name: "CourierJSONTests", dependencies: ["CourierJSON"]),
         .testTarget(name: "CourierWorkflowTests", dependencies: ["CourierWorkflow", "CourierDiagnostics"], exclude: ["Fixtures"]),
         .testTarget(name: "CourierEngineTests", dependencies: ["CourierEngine", "CourierWorkflow", "CourierHTTP", "CourierJSON"]),
+        .testTarget(name: "CourierReportsTests", dependencies: ["CourierReports", "CourierEngine"]),
         .testTarget(name: "IntegrationTests", dependencies: []),
     ]
 )

@@ -65,7 +65,8 @@ package final class ConsoleReporter: Sendable {
         text += " \(steps) step\(steps == 1 ? "" : "s"): \(passed) passed, \(failed) failed,"
         text += " \(errored) errored, \(skipped) skipped in \(Self.duration(run.durationMicroseconds))\n"
         if run.interrupted {
-            text += style("INTERRUPTED", .boldRed) + "\n"
+            let reason = run.interruption?.signalName ?? ""
+            text += style("INTERRUPTED", .boldRed) + (reason.isEmpty ? "" : " by \(reason)") + "\n"
         } else {
             text += run.passed ? style("PASSED", .boldGreen) + "\n" : style("FAILED", .boldRed) + "\n"
         }

@@ -38,10 +38,10 @@ package enum JUnitReport {
             + "</testsuites>\n"
     }
 
-    /// Writes the report atomically: a temporary file beside `path`, then a rename,
-    /// so a CI job never picks up half a file.
-    package static func write(_ run: RunResult, to path: String) throws(AtomicFile.WriteError) {
-        try AtomicFile.write(render(run), to: path)
+    /// Writes the report through ``ReportWriter``: atomically for files, directly
+    /// for FIFOs, devices and `-` (standard output).
+    package static func write(_ run: RunResult, to path: String) throws(ReportWriter.Failure) {
+        try ReportWriter.write(render(run), to: path)
     }
 
     private static func testCase(_ step: StepResult, workflow: WorkflowResult, masker: SecretMasker) -> String {

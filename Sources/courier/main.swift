@@ -1,5 +1,10 @@
 import Foundation
 
+// First of all: a reader that goes away (`| head -1`) must be a write error the
+// console writer handles (EPIPE), not a death by SIGPIPE before teardown and reports.
+// libcurl would ignore it only once loaded, and `validate`, `query` and `version` never load it.
+signal(SIGPIPE, SIG_IGN)
+
 // `courier` — run, validate and list API workflows written in YAML.
 let status = await CLI.main(Array(CommandLine.arguments.dropFirst()))
-exit(status)
+exit(Output.exitStatus(after: status))

@@ -29,7 +29,7 @@ struct InterruptTests {
 
         let report = try await JUnitReport.load(workspace.url.appendingPathComponent("junit.xml"))
         #expect(report.testCase("slow one")?.error?.type == "cancelled")
-        #expect(report.testCase("never sent")?.skippedMessage == "interrupted")
+        #expect(report.testCase("never sent")?.skippedMessage == "interrupted by SIGINT")
         #expect(report.testCase("clean up")?.passed == true, "teardown runs after Ctrl-C")
     }
 }

@@ -7,16 +7,40 @@ package struct RunResult: Sendable {
     package var workflows: [WorkflowResult]
     /// Wall-clock microseconds for the whole run.
     package var durationMicroseconds: Int
-    /// Set when the run was interrupted (Ctrl-C); what ran is still reported.
-    package var interrupted: Bool
+    /// Set when the run was interrupted (Ctrl-C, SIGTERM, SIGHUP); what ran is still reported.
+    package var interruption: Interruption?
 
-    package init(workflows: [WorkflowResult], durationMicroseconds: Int, interrupted: Bool = false) {
+    package init(workflows: [WorkflowResult], durationMicroseconds: Int, interruption: Interruption? = nil) {
         self.workflows = workflows
         self.durationMicroseconds = durationMicroseconds
-        self.interrupted = interrupted
+        self.interruption = interruption
     }
 
+    package var interrupted: Bool { interruption != nil }
+
     package var passed: Bool { workflows.allSatisfy(\.passed) }
+}
+
+/// Why a run stopped early: the signal that asked it to, so that reports can say
+/// "interrupted by SIGTERM" and the command line can exit with 128 + its number.
+package struct Interruption: Sendable, Equatable {
+    /// The signal's number (2, 15, 1), or nil when the run's task was cancelled some other way.
+    package var signal: Int32?
+    /// `SIGINT`, `SIGTERM`, `SIGHUP`; empty without a signal.
+    package var signalName: String
+
+    package init(signal: Int32?, signalName: String) {
+        self.signal = signal
+        self.signalName = signalName
+    }
+
+    /// A cancelled task without a known cause (library use).
+    package static let cancelled = Interruption(signal: nil, signalName: "")
+
+    /// `interrupted by SIGTERM`, or `interrupted`: what skipped steps and reports say.
+    package var description: String {
+        signalName.isEmpty ? "interrupted" : "interrupted by \(signalName)"
+    }
 }
 
 /// One workflow file's run.

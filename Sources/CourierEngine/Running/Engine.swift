@@ -13,20 +13,26 @@ package struct Engine: Sendable {
     package var onEvent: @Sendable (RunEvent) -> Void
     /// Where files included with a templated path are read at run time.
     package var sources: SourceStore
+    /// The interruption reason, the teardown deadline and the snapshot of what finished.
+    package var control: RunControl
 
     package init(transport: any HTTPTransport, settings: RunSettings, functions: BuiltinFunctions = BuiltinFunctions(),
-                 sources: SourceStore = SourceStore(), onEvent: @escaping @Sendable (RunEvent) -> Void = { _ in }) {
+                 sources: SourceStore = SourceStore(), control: RunControl = RunControl(),
+                 onEvent: @escaping @Sendable (RunEvent) -> Void = { _ in }) {
         self.transport = transport
         self.settings = settings
         self.functions = functions
         self.sources = sources
+        self.control = control
         self.onEvent = onEvent
     }
 
     /// Runs the workflows one after the other. Cancelling the calling task
-    /// stops after the current step; teardowns still run.
+    /// aborts the current request and skips the remaining steps; teardowns
+    /// still run (bounded by `control`'s deadline once `control.interrupt` was called).
     package func run(_ workflows: [Workflow]) async -> RunResult {
         let clock = RunClock()
+        control.runStarted()
         var results: [WorkflowResult] = []
         for workflow in workflows {
             if Task.isCancelled { break }
@@ -35,7 +41,8 @@ package struct Engine: Sendable {
             results.append(result)
             if settings.failFast && !result.passed { break }
         }
-        return RunResult(workflows: results, durationMicroseconds: clock.elapsedMicroseconds(), interrupted: Task.isCancelled)
+        let interruption = control.interruption ?? (Task.isCancelled ? .cancelled : nil)
+        return RunResult(workflows: results, durationMicroseconds: clock.elapsedMicroseconds(), interruption: interruption)
     }
 }
 

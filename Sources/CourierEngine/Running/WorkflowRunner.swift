@@ -35,6 +35,8 @@ final class WorkflowRunner {
 
     func run() async -> WorkflowResult {
         let start = clock.elapsedMicroseconds()
+        engine.control.workflowStarted(WorkflowResult(file: workflow.file, name: workflow.name,
+                                                      description: workflow.description, tags: workflow.tags.map(\.value)))
         engine.onEvent(.workflowStarted(file: workflow.file, name: workflow.name))
 
         var reason: String? = nil
@@ -48,14 +50,18 @@ final class WorkflowRunner {
         await runPhase(workflow.steps, phase: .steps, context: top, skipReason: &reason)
 
         // Teardown always runs, also after an interruption (its requests are
-        // shielded from the run's cancellation, see `send`).
+        // shielded from the run's cancellation, see `send`), until the control's
+        // deadline after an interruption.
+        engine.control.teardownStarting()
         var noSkip: String? = nil
         await runPhase(workflow.teardown, phase: .teardown, context: top, skipReason: &noSkip)
+        engine.control.teardownFinished()
 
         let result = WorkflowResult(
             file: workflow.file, name: workflow.name, description: workflow.description,
             tags: workflow.tags.map(\.value), steps: results,
             durationMicroseconds: clock.elapsedMicroseconds(since: start), secrets: secrets)
+        engine.control.workflowFinished(result)
         engine.onEvent(.workflowFinished(result))
         return result
     }
@@ -67,20 +73,34 @@ final class WorkflowRunner {
         var anyFailed = false
         for step in steps {
             if phase != .teardown {
-                if skipReason == nil && Task.isCancelled { skipReason = "interrupted" }
+                if skipReason == nil && Task.isCancelled { skipReason = interruptedReason }
                 if let reason = skipReason {
                     skip(step, phase: phase, context: context, reason: reason)
                     continue
                 }
+            } else if engine.control.teardownDeadlinePassed {
+                skip(step, phase: phase, context: context, reason: teardownDeadlineReason)
+                continue
             }
             let failed = await runStep(step, phase: phase, context: context)
             anyFailed = anyFailed || failed
             let goOn = phase == .steps && (step.continueOnFailure ?? workflow.continueOnFailure)
             if failed && !goOn && phase != .teardown {
-                skipReason = Task.isCancelled ? "interrupted" : (phase == .setup ? "setup failed" : "an earlier step failed")
+                skipReason = Task.isCancelled ? interruptedReason : (phase == .setup ? "setup failed" : "an earlier step failed")
             }
         }
         return anyFailed
+    }
+
+    /// `interrupted by SIGTERM` (or `interrupted` when the task was cancelled without a reason).
+    private var interruptedReason: String {
+        (engine.control.interruption ?? .cancelled).description
+    }
+
+    private var teardownDeadlineReason: String {
+        let (seconds, attoseconds) = engine.control.teardownGrace.components
+        let grace = attoseconds == 0 ? "\(seconds) s" : "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
+        return "\(interruptedReason); teardown stopped at its \(grace) deadline"
     }
 
     // MARK: - Variables
@@ -185,6 +205,7 @@ final class WorkflowRunner {
         let saved = (scope["item"], scope["index"])
         for (index, item) in items.enumerated() {
             if Task.isCancelled && phase != .teardown { break }
+            if phase == .teardown && engine.control.teardownDeadlinePassed { break }
             scope["item"] = item
             scope["index"] = .number(JSONNumber(index))
             if await runOnce(step, phase: phase, context: context, iteration: index + 1) { failed = true }
@@ -304,7 +325,16 @@ final class WorkflowRunner {
         } catch {
             attempt.error = error
             result.attempts = [attempt]
-            result.outcome = .errored(StepError(type: error.kind.description, message: error.message, hint: error.hint, location: request.range))
+            var message = error.message
+            if error.kind == .cancelled {
+                // Say why: the signal, or the teardown deadline that followed it.
+                if phase == .teardown && engine.control.teardownDeadlinePassed {
+                    message = teardownDeadlineReason
+                } else if Task.isCancelled || engine.control.interruption != nil {
+                    message = interruptedReason
+                }
+            }
+            result.outcome = .errored(StepError(type: error.kind.description, message: message, hint: error.hint, location: request.range))
             result.durationMicroseconds = clock.elapsedMicroseconds(since: start)
             return result
         }
@@ -336,13 +366,19 @@ final class WorkflowRunner {
     }
 
     /// Sends a request. Teardown requests run in a task of their own, which an
-    /// interrupted (cancelled) run does not cancel: cleaning up must still happen.
+    /// interrupted (cancelled) run does not cancel: cleaning up must still happen,
+    /// but only until the control's deadline after an interruption (then the
+    /// task is cancelled, so a hanging teardown cannot outlive `docker stop`).
     private func send(_ request: HTTPRequest, phase: StepPhase) async throws(HTTPError) -> HTTPResponse {
         guard phase == .teardown else { return try await engine.transport.send(request) }
         let transport = engine.transport
-        let result = await Task { () -> Result<HTTPResponse, HTTPError> in
+        let task = Task { () -> Result<HTTPResponse, HTTPError> in
             do throws(HTTPError) { return .success(try await transport.send(request)) } catch { return .failure(error) }
-        }.value
+        }
+        let token = engine.control.onTeardownDeadline { task.cancel() }
+        if token == nil { task.cancel() }
+        let result = await task.value
+        if let token { engine.control.removeDeadlineHandler(token) }
         return try result.get()
     }
 
@@ -350,6 +386,7 @@ final class WorkflowRunner {
 
     private func record(_ result: StepResult) {
         results.append(result)
+        engine.control.stepFinished(result, secrets: secrets)
         engine.onEvent(.stepFinished(file: workflow.file, result))
     }
 

@@ -24,7 +24,7 @@ enum RunCommand {
         .init(names: ["--key"], takesValue: true, help: "client private key (PEM)"),
         .init(names: ["--proxy"], takesValue: true, help: "proxy URL for every request"),
         .init(names: ["--max-body-size"], takesValue: true, help: "largest response body kept in memory (10MB, 1GiB, bytes; default 256MiB)"),
-        .init(names: ["--junit"], takesValue: true, help: "write a JUnit XML report to FILE"),
+        .init(names: ["--junit"], takesValue: true, help: "write a JUnit XML report to FILE ('-': standard output, the console then on standard error)"),
         .init(names: ["--verbose", "-v"], takesValue: false, help: "print every request and response"),
         .init(names: ["--quiet", "-q"], takesValue: false, help: "print only failures and the summary"),
         .init(names: ["--color"], takesValue: true, help: "auto, always or never (NO_COLOR is honoured)"),
@@ -43,6 +43,7 @@ enum RunCommand {
         if let jobs = parsed.last("--jobs"), Int(jobs).map({ $0 < 1 }) ?? true {
             throw UsageError("--jobs takes a positive number, not '\(jobs)'")
         }
+        let reports = ReportSink(try reportRequests(parsed))
 
         // 1. Everything is validated before anything is sent.
         let files = try WorkflowDiscovery.files(in: parsed.positional)
@@ -58,12 +59,8 @@ enum RunCommand {
             WorkflowLoading.report(diagnostics, sources: sources, color: stderrColor)
             Output.err("nothing was sent: fix the errors above first\n")
             // CI still gets its report: the invalid files, each as a failed test.
-            if let junit = parsed.last("--junit") {
-                do {
-                    try JUnitReport.write(invalidRun(files: files, diagnostics: diagnostics, sources: sources), to: junit)
-                } catch {
-                    Output.err("error: JUnit report: \(error)\n")
-                }
+            for failure in reports.write(invalidRun(files: files, diagnostics: diagnostics, sources: sources)) {
+                Output.err("error: \(failure)\n")
             }
             return ExitCode.invalid
         }
@@ -76,33 +73,60 @@ enum RunCommand {
             Output.err(warning)
         }
 
-        // 2. Run, streaming progress to the console.
+        // 2. Run, streaming progress to the console (standard error when a report takes standard output).
+        let consoleWriter = reports.requests.contains(where: \.toStandardOutput) ? ConsoleWriter.standardError : ConsoleWriter.standardOutput
         var consoleOptions = ConsoleReporter.Options()
-        consoleOptions.color = Output.useColor(parsed.last("--color"), fileDescriptor: 1)
+        consoleOptions.color = Output.useColor(parsed.last("--color"), fileDescriptor: consoleWriter.fileDescriptor)
         consoleOptions.quiet = parsed.has("--quiet")
         consoleOptions.verbose = parsed.has("--verbose")
-        let console = ConsoleReporter(options: consoleOptions, sources: sources, write: { Output.out($0) })
+        let console = ConsoleReporter(options: consoleOptions, sources: sources, write: { consoleWriter.write($0) })
         let client = HTTPClient()
-        let engine = Engine(transport: client, settings: settings, onEvent: { console.handle($0) })
+        // After a signal, the reports of what ran are written as soon as the main steps
+        // have stopped: a teardown that then hangs until SIGKILL cannot take them along.
+        let control = RunControl(onStepsStopped: { partial in reports.writeInBackground(partial) })
+        let engine = Engine(transport: client, settings: settings, control: control, onEvent: { console.handle($0) })
         let workflows = loaded.workflows
         // The engine runs on the HTTP driver thread: no thread hop per request.
         let runTask = Task(executorPreference: client.taskExecutor) { await engine.run(workflows) }
-        let interrupt = Interrupt.onSIGINT { runTask.cancel() }
+        let signals = StopSignals.install(
+            first: { interruption in
+                control.interrupt(interruption)
+                runTask.cancel()
+            },
+            again: { first in
+                for failure in reports.writeBeforeExit(control.snapshot()) { Output.err("error: \(failure)\n") }
+                _exit(ExitCode.interrupted(by: first.signal ?? SIGINT))
+            })
         let result = await runTask.value
-        interrupt.cancel()
-        Output.out(console.summary(result))
+        consoleWriter.write(console.summary(result))
 
         // 3. Reports: written even when steps failed or the run was interrupted.
-        var status = result.interrupted ? ExitCode.interrupted : (result.passed ? ExitCode.passed : ExitCode.failed)
-        if let junit = parsed.last("--junit") {
-            do {
-                try JUnitReport.write(result, to: junit)
-            } catch {
-                Output.err("error: JUnit report: \(error)\n")
-                status = ExitCode.internalError
-            }
+        var status = result.passed ? ExitCode.passed : ExitCode.failed
+        let failures = reports.write(result)
+        for failure in failures { Output.err("error: \(failure)\n") }
+        if !failures.isEmpty { status = ExitCode.internalError }
+        signals.remove()
+        // A signal wins, also one that came after the last step: the caller asked to stop.
+        if let signal = (control.interruption ?? result.interruption)?.signal {
+            status = ExitCode.interrupted(by: signal)
         }
         return status
+    }
+
+    /// The reports asked for, checked before anything is sent.
+    static func reportRequests(_ parsed: ArgumentParser.Parsed) throws(UsageError) -> [ReportRequest] {
+        var requests: [ReportRequest] = []
+        for format in ReportRequest.Format.allCases {
+            guard let path = parsed.last(format.option) else { continue }
+            guard !path.isEmpty else {
+                throw UsageError("\(format.option) needs a file name ('-' for standard output), not ''")
+            }
+            requests.append(ReportRequest(format: format, path: path))
+        }
+        if requests.filter(\.toStandardOutput).count > 1 {
+            throw UsageError("only one report can go to standard output ('-')")
+        }
+        return requests
     }
 
     /// A run in which nothing was sent: one workflow per file with errors, holding one

@@ -25,12 +25,8 @@ func runQueryCommand(_ arguments: [String]) -> Int32 {
     let result = executeQueryCommand(arguments) {
         FileHandle.standardInput.readDataToEndOfFile()
     }
-    if !result.standardOutput.isEmpty {
-        FileHandle.standardOutput.write(Data(result.standardOutput.utf8))
-    }
-    if !result.standardError.isEmpty {
-        FileHandle.standardError.write(Data(result.standardError.utf8))
-    }
+    Output.out(result.standardOutput)
+    Output.err(result.standardError)
     return result.status
 }
 

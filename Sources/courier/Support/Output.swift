@@ -1,13 +1,25 @@
+import CourierReports
 import Foundation
 
-/// Standard output and error, unbuffered enough for CI logs to stream.
+/// Standard output and error, through the console writers: unbuffered, so CI logs
+/// stream, and never a crash on a closed pipe or a full disk.
 enum Output {
     static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        ConsoleWriter.standardOutput.write(text)
     }
 
     static func err(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        ConsoleWriter.standardError.write(text)
+    }
+
+    /// The status to exit with once a command returned `status`: a console that could
+    /// not be written (other than a reader that went away) turns 0 and 1 into 3, with
+    /// one line on standard error. Invalid input (2) and signals (128 + n) keep theirs.
+    static func exitStatus(after status: Int32) -> Int32 {
+        let failure = ConsoleWriter.standardOutput.failure ?? ConsoleWriter.standardError.failure
+        guard let failure else { return status }
+        err("error: \(failure)\n")
+        return status == ExitCode.passed || status == ExitCode.failed ? ExitCode.internalError : status
     }
 
     /// Whether to colour: `--color always|never`, else only on a terminal and without `NO_COLOR`.
@@ -29,7 +41,10 @@ enum ExitCode {
     static let failed: Int32 = 1
     static let invalid: Int32 = 2
     static let internalError: Int32 = 3
-    static let interrupted: Int32 = 130
+
+    /// 128 + the signal's number, as shells report a process a signal ended:
+    /// 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP.
+    static func interrupted(by signal: Int32) -> Int32 { 128 + signal }
 }
 
 /// A command-line mistake: printed as `error: …` with a pointer to `--help`, exit 2.

@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Standard output or standard error: the one door console text leaves through.
+///
+/// Foundation's `FileHandle.write(_:)` traps on any error, so `courier run | head -1`
+/// or `> /dev/full` used to kill a run before its teardown and reports. This writer
+/// never traps and never stops the run:
+/// - `EPIPE` (the reader has gone: `| head -1`, a `tee` killed by Ctrl-C) stops the
+///   output quietly; SIGPIPE is ignored at start-up, so the write just fails.
+/// - any other error (`ENOSPC` on `/dev/full`, `EIO`) stops the output too and is
+///   kept, for the command line to report once and exit 3.
+///
+/// Each `write` is atomic with respect to the others on the same writer.
+///
+///     ConsoleWriter.standardOutput.write("PASSED\n")
+///     if let problem = ConsoleWriter.standardOutput.failure { … }
+package final class ConsoleWriter: Sendable {
+    package enum Status: Sendable, Equatable {
+        case open
+        /// The reader closed the stream (`EPIPE`): output stops, nothing is wrong with the run.
+        case closedByReader
+        /// A write failed for another reason (`errno`); output stops.
+        case failed(errno: Int32)
+    }
+
+    package let fileDescriptor: Int32
+    /// `standard output`, for messages.
+    package let name: String
+    private let state = Mutex(Status.open)
+
+    package static let standardOutput = ConsoleWriter(fileDescriptor: STDOUT_FILENO, name: "standard output")
+    package static let standardError = ConsoleWriter(fileDescriptor: STDERR_FILENO, name: "standard error")
+
+    package init(fileDescriptor: Int32, name: String) {
+        self.fileDescriptor = fileDescriptor
+        self.name = name
+    }
+
+    /// Writes all of `text`, unless the stream has failed or closed before.
+    package func write(_ text: String) {
+        guard !text.isEmpty else { return }
+        var text = text
+        state.withLock { status in
+            guard status == .open else { return }
+            let error = text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: fileDescriptor) }
+            switch error {
+            case nil: break
+            case EPIPE?: status = .closedByReader
+            case let other?: status = .failed(errno: other)
+            }
+        }
+    }
+
+    package var status: Status { state.withLock { $0 } }
+
+    /// `cannot write to standard output: No space left on device`, when a write
+    /// failed for another reason than a reader that went away.
+    package var failure: String? {
+        guard case .failed(let error) = status else { return nil }
+        return "cannot write to \(name): \(systemReason(error))"
+    }
+}

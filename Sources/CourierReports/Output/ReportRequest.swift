@@ -1,0 +1,46 @@
+import CourierEngine
+
+/// A report the user asked for: a format and where it goes (`--junit FILE`).
+///
+/// Every format is rendered from the same `RunResult` and leaves through the one
+/// ``ReportWriter``; a new format (JSON, HTML) is a new `Format` case with its
+/// renderer, and the command line's option.
+///
+///     let request = ReportRequest(format: .junit, path: "reports/junit.xml")
+///     try request.write(result)
+package struct ReportRequest: Sendable, Equatable {
+    package enum Format: String, Sendable, CaseIterable {
+        case junit
+
+        /// The command-line option that asks for it.
+        package var option: String { "--\(rawValue)" }
+
+        /// `JUnit report`, for messages.
+        package var title: String {
+            switch self {
+            case .junit: "JUnit report"
+            }
+        }
+
+        package func render(_ run: RunResult) -> String {
+            switch self {
+            case .junit: JUnitReport.render(run)
+            }
+        }
+    }
+
+    package var format: Format
+    /// A file, or `-` for standard output.
+    package var path: String
+
+    package init(format: Format, path: String) {
+        self.format = format
+        self.path = path
+    }
+
+    package var toStandardOutput: Bool { path == "-" }
+
+    package func write(_ run: RunResult) throws(ReportWriter.Failure) {
+        try ReportWriter.write(format.render(run), to: path)
+    }
+}
