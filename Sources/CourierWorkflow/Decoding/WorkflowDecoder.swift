@@ -179,6 +179,10 @@ final class WorkflowDecoder {
             error("invalid duration \(found) for '\(key)'; write e.g. 250ms, 2s, 1.5s, 1m or a number of seconds", at: node.range)
             return nil
         }
+        guard value >= Duration.shortestAllowed else {
+            error("duration '\(scalar.text)' for '\(key)' is shorter than 1ms; write at least 1ms (0 would mean no limit)", at: node.range)
+            return nil
+        }
         return value
     }
 
