@@ -65,7 +65,7 @@ package func loadWorkflow(path: String, sources: SourceStore, options: LoadOptio
     }
     return result.map { workflow in
         var workflow = workflow
-        workflow.warnings = DiagnosticList(warnings).sorted
+        workflow.warnings = DiagnosticList(warnings).sortedAndLimited
         return workflow
     }
 }
@@ -103,7 +103,7 @@ package func loadIncludedFile(path: String, sources: SourceStore, chain: [String
     let decoded = decodeIncludedFile(path: normalized, loading: loading)
     let list = DiagnosticList(decoded.diagnostics)
     if let steps = decoded.steps, !list.hasErrors { return .success(IncludedFile(path: normalized, steps: steps)) }
-    return .failure(DiagnosticList(list.sorted))
+    return .failure(DiagnosticList(list.sortedAndLimited))
 }
 
 private func loadDocument<T>(path: String, sources: SourceStore, loading: LoadingContext?, emptyMessage: String?,
@@ -132,5 +132,5 @@ private func loadDocument<T>(path: String, sources: SourceStore, loading: Loadin
     }
     let list = DiagnosticList(decoder.diagnostics)
     if let value, !list.hasErrors { return .success(value) }
-    return .failure(DiagnosticList(list.sorted))
+    return .failure(DiagnosticList(list.sortedAndLimited))
 }
