@@ -1,3 +1,5 @@
+import Foundation
+
 /// Bounds on values shown to people: failure messages, diffs, report text.
 ///
 /// A failing expectation may hold a 20 MB body; printing it whole floods the
@@ -22,7 +24,15 @@ package enum ShownText {
             end = utf8.index(before: end)
         }
         let kept = String(text[..<end])
-        return kept + marker(omitted: utf8.count - kept.utf8.count)
+        return kept + marker(omitted: utf8.count - kept.utf8.count + earlierCut(text))
+    }
+
+    /// What an earlier cut left out, when `text` already ends in a marker (a
+    /// value cut for the report and again for the console counts both cuts).
+    private static func earlierCut(_ text: String) -> Int {
+        guard text.hasSuffix(" more bytes)"), let open = text.range(of: "… (", options: .backwards) else { return 0 }
+        let digits = text[open.upperBound...].prefix { $0.isASCII && $0.isNumber }
+        return Int(digits) ?? 0
     }
 
     /// The marker after a cut value.

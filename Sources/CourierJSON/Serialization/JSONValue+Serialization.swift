@@ -140,10 +140,22 @@ struct JSONWriter {
     mutating func writeString(_ string: String) {
         emit(UInt8(ascii: "\""))
         let utf8 = string.utf8
+        if bytes.count >= maxBytes {
+            // Past the budget: only the length matters, without a call per byte.
+            total += Self.escapedLength(utf8) + 1
+            return
+        }
         if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             emit(utf8)
         } else {
-            for b in utf8 {
+            var index = utf8.startIndex
+            while index < utf8.endIndex {
+                if bytes.count >= maxBytes {
+                    total += Self.escapedLength(utf8[index...])
+                    break
+                }
+                let b = utf8[index]
+                utf8.formIndex(after: &index)
                 switch b {
                 case UInt8(ascii: "\""): emit(#"\""#.utf8)
                 case UInt8(ascii: "\\"): emit(#"\\"#.utf8)
@@ -160,5 +172,21 @@ struct JSONWriter {
             }
         }
         emit(UInt8(ascii: "\""))
+    }
+
+    /// The length of `utf8` once escaped as `writeString` escapes it (quotes excluded).
+    private static func escapedLength(_ utf8: some Collection<UInt8>) -> Int {
+        func count(_ buffer: UnsafeBufferPointer<UInt8>) -> Int {
+            var length = buffer.count
+            for b in buffer where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+                switch b {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09, 0x08, 0x0C: length += 1
+                default: length += 5
+                }
+            }
+            return length
+        }
+        if let length = utf8.withContiguousStorageIfAvailable(count) { return length }
+        return Array(utf8).withUnsafeBufferPointer(count)
     }
 }
