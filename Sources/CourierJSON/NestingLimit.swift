@@ -13,5 +13,9 @@ public enum NestingLimit {
     public static let maxDepth = 512
 
     /// The wording every stage uses, so users see one message for one limit.
-    package static var message: String { "nested too deeply, limit \(maxDepth)" }
+    package static var message: String { tooDeep(limit: maxDepth) }
+
+    /// The same wording for a walk that needs a lower limit of its own (its frames are larger).
+    package static func tooDeep(limit: Int) -> String { "nested too deeply, limit \(limit)" }
 }
+
