@@ -115,6 +115,11 @@ private func loadDocument<T>(path: String, sources: SourceStore, loading: Loadin
         let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
         return .failure(DiagnosticList([.error("cannot read '\(path)': \(reason)", at: nil)]))
     }
+    if let offset = file.firstInvalidByte {
+        // The text was repaired on reading; say where the first bad byte was instead.
+        let at = SourceRange(at: YAMLLoader.location(ofByte: offset, in: file.text, file: path))
+        return .failure(DiagnosticList([.error("invalid YAML input: the file is not valid UTF-8 (byte \(offset)); save it as UTF-8", at: at)]))
+    }
     let loaded = YAMLLoader().load(file.text, file: path)
     let decoder = WorkflowDecoder(directory: FilePaths.directory(of: path), loading: loading)
     decoder.diagnostics = loaded.diagnostics

@@ -46,6 +46,41 @@ package struct YAMLLoader {
     }
 }
 
+extension YAMLLoader {
+    /// The 1-based line and column (in Unicode scalars, as libyaml counts) of byte `offset`.
+    ///
+    /// Counts only valid lead bytes, so an invalid sequence at `offset` still
+    /// gets the column of the first bad byte.
+    package static func location(ofByte offset: Int, in input: UnsafeBufferPointer<UInt8>, file: String) -> SourceLocation {
+        var line = 1
+        var column = 1
+        var index = 0
+        let end = min(offset, input.count)
+        while index < end {
+            let byte = input[index]
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte == UInt8(ascii: "\r") {
+                // CRLF counts once; a lone CR ends a line too (as libyaml reads it).
+                if index + 1 < end, input[index + 1] == UInt8(ascii: "\n") { index += 1 }
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+            index += 1
+        }
+        return SourceLocation(file: file, line: line, column: column)
+    }
+
+    /// The position of byte `offset` of `text`.
+    package static func location(ofByte offset: Int, in text: String, file: String) -> SourceLocation {
+        var text = text
+        return text.withUTF8 { location(ofByte: offset, in: $0, file: file) }
+    }
+}
+
 // MARK: - Builder
 
 /// An open collection: where its items start on the builder's node stack.
@@ -370,7 +405,7 @@ private struct TreeBuilder {
         let context = cString(parser.context)
         if parser.error == YAML_READER_ERROR {
             // Reader errors (bad encoding, control characters) carry a byte offset, not a mark.
-            let at = SourceRange(at: byteLocation(Int(parser.problem_offset)))
+            let at = SourceRange(at: YAMLLoader.location(ofByte: Int(parser.problem_offset), in: input, file: file))
             return .error("invalid YAML input: \(problem) (byte \(parser.problem_offset))", at: at)
         }
         let at = SourceRange(at: location(parser.problem_mark))
@@ -384,33 +419,6 @@ private struct TreeBuilder {
         var message = "invalid YAML: \(problem)"
         if let context { message += " (\(context))" }
         return .error(message, at: at, notes: notes)
-    }
-
-    /// The 1-based line and column (in Unicode scalars, as libyaml counts) of byte `offset`.
-    ///
-    /// Counts only valid lead bytes, so an invalid sequence at `offset` still
-    /// gets the column of the first bad byte.
-    private func byteLocation(_ offset: Int) -> SourceLocation {
-        var line = 1
-        var column = 1
-        var index = 0
-        let end = min(offset, input.count)
-        while index < end {
-            let byte = input[index]
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte == UInt8(ascii: "\r") {
-                // CRLF counts once; a lone CR ends a line too (as libyaml reads it).
-                if index + 1 < end, input[index + 1] == UInt8(ascii: "\n") { index += 1 }
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-            index += 1
-        }
-        return SourceLocation(file: file, line: line, column: column)
     }
 
     private func cString(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {

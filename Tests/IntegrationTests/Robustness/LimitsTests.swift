@@ -129,6 +129,17 @@ struct LimitsTests {
         #expect(seconds < 10, "took \(seconds) s")
     }
 
+    @Test("a 1 MB string aliased 10,000 times (18 s of CPU before): exit 2 at the 11th alias, at once")
+    func largeStringAliases() async throws {
+        let aliases = Array(repeating: "*a", count: 10_000).joined(separator: ", ")
+        let text = "steps:\n  - request:\n      url: http://h/\n      json:\n        a: &a \(String(repeating: "x", count: 1_000_000))\n        b: [\(aliases)]\n"
+        let (result, seconds) = try await Self.validate(text)
+        #expect(result.status == 2, result.context)
+        // `        b: [` is 12 columns and each alias takes 4: the 11th starts at column 53.
+        #expect(result.stderr.contains("w.yaml:6:53: error: aliases expand to too much text"), result.context)
+        #expect(seconds < 10, "took \(seconds) s")
+    }
+
     @Test("12,000 template errors in one scalar: the first 100 are shown, then 'and 11,900 more'")
     func manyErrors() async throws {
         let text = "vars: { x: a }\nsteps:\n  - request: { url: \"http://h/\(String(repeating: "{{ x | nope }}", count: 12_000))\" }\n"
@@ -166,6 +177,18 @@ struct LimitsTests {
         #expect(result.stderr.contains("--timeout takes a duration of at least 1ms"), result.context)
     }
 
+    @Test("a templated duration operand that renders under 1 ms fails the step")
+    func templatedZeroDuration() async throws {
+        let result = try await Self.run("""
+            vars: { limit: 0ms }
+            steps:
+              - request: { url: "{{ base_url }}/echo" }
+                expect: { duration: { lt: "{{ limit }}" } }
+            """)
+        #expect(result.status == 1, result.context)
+        #expect(result.stdout.contains("duration '0ms' is shorter than 1ms"), result.context)
+    }
+
     // MARK: - Output size
 
     @Test("a failing body expectation on a 20 MB body prints a bounded value to the console and to JUnit")
@@ -192,5 +215,16 @@ struct LimitsTests {
         let (result, _) = try await Self.validate("steps:\n  - request:\n      url: http://h/\n      body: \"a\u{01}b\"\n")
         #expect(result.status == 2, result.context)
         #expect(result.stderr.contains("w.yaml:4:15: error: invalid YAML input: control characters are not allowed"), result.context)
+    }
+
+    @Test("invalid UTF-8 on line 4 is reported at line 4 (it was repaired silently and the file passed)")
+    func invalidUTF8Position() async throws {
+        let workspace = try Workspace()
+        var bytes = Array("steps:\n  - request:\n      url: http://h/\n      body: \"a".utf8)
+        bytes += [0xFF] + Array("b\"\n".utf8)
+        try Data(bytes).write(to: workspace.url.appendingPathComponent("w.yaml"))
+        let result = try await Courier.run(["validate", "w.yaml"], in: workspace.url)
+        #expect(result.status == 2, result.context)
+        #expect(result.stderr.contains("w.yaml:4:15: error: invalid YAML input: the file is not valid UTF-8 (byte 55)"), result.context)
     }
 }
