@@ -73,6 +73,18 @@ import Testing
         #expect(duration < Duration.shortestAllowed)
     }
 
+    @Test func anAliasedTemplateIsParsedOnce() throws {
+        let aliases = Array(repeating: "*a", count: 1_000).joined(separator: ", ")
+        let text = "steps:\n  - request:\n      url: http://h/\n      json:\n        a: &a \"{{ x | nope }}\"\n        b: [\(aliases)]\n"
+        let result = decodeWorkflow(text: text, path: "t.yaml", sources: SourceStore())
+        guard case .failure(let list) = result else {
+            Issue.record("an unknown filter decoded")
+            return
+        }
+        // One error at the anchored text, not one per alias.
+        #expect(list.diagnostics.filter { $0.message.hasPrefix("unknown filter 'nope'") }.count == 1)
+    }
+
     @Test func diagnosticsAreLimitedPerFile() {
         let many = (1...250).map { Diagnostic.error("e\($0)", at: SourceRange(at: SourceLocation(file: "a.yaml", line: $0, column: 1))) }
         let shown = DiagnosticList(many).sortedAndLimited

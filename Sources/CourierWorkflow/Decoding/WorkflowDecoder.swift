@@ -14,6 +14,10 @@ final class WorkflowDecoder {
     /// Set when the decoder may look at files: literal includes are loaded and
     /// literal paths checked. Nil for text decoded on its own.
     var loading: LoadingContext?
+    /// Templates parsed so far, by node: an alias repeats its anchor's node, and a string
+    /// aliased 10,000 times was parsed (and its errors reported) 10,000 times.
+    /// The node is kept with its template so its identity cannot be reused by a new node.
+    private var templates: [ObjectIdentifier: (node: YAMLNode, template: Template)] = [:]
 
     init(directory: String = ".", loading: LoadingContext? = nil) {
         self.directory = directory
@@ -130,7 +134,19 @@ final class WorkflowDecoder {
     /// A string that may hold `{{ }}`; numbers and booleans are accepted as their text.
     func template(_ node: YAMLNode, for key: String) -> Template? {
         guard let text = scalarText(node, for: key) else { return nil }
-        return TemplateParser.parse(text, positions: TextPositions(node: node), range: node.range, diagnostics: &diagnostics)
+        return parseTemplate(text, node)
+    }
+
+    /// `text` (the text of scalar `node`) as a template, parsed once per node.
+    func parseTemplate(_ text: String, _ node: YAMLNode) -> Template {
+        // Plain text needs no cache: the parser returns at once.
+        guard text.utf8.contains(UInt8(ascii: "{")) else {
+            return TemplateParser.parse(text, positions: TextPositions(node: node), range: node.range, diagnostics: &diagnostics)
+        }
+        if let known = templates[node.identity] { return known.template }
+        let template = TemplateParser.parse(text, positions: TextPositions(node: node), range: node.range, diagnostics: &diagnostics)
+        templates[node.identity] = (node, template)
+        return template
     }
 
     func bool(_ node: YAMLNode, for key: String) -> Bool? {
