@@ -67,4 +67,45 @@ package struct DiagnosticList: Error, Sendable, CustomStringConvertible {
     }
 
     package var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+
+    /// The most diagnostics shown for one file; the rest are summed up in one note.
+    ///
+    /// A generated file can hold tens of thousands of mistakes; each rendered
+    /// diagnostic quotes its source line, so showing them all cost minutes.
+    package static let maxPerFile = 100
+
+    /// ``sorted``, keeping the first ``maxPerFile`` diagnostics of each file and
+    /// then one note per file: "and 11,900 more diagnostics in this file".
+    package var sortedAndLimited: [Diagnostic] {
+        var shown: [Diagnostic] = []
+        var counts: [String: Int] = [:]
+        var omitted: [(file: String, count: Int, first: SourceRange?)] = []
+        for diagnostic in sorted {
+            let file = diagnostic.range?.file ?? ""
+            let count = counts[file, default: 0] + 1
+            counts[file] = count
+            if count <= Self.maxPerFile {
+                shown.append(diagnostic)
+            } else if let index = omitted.firstIndex(where: { $0.file == file }) {
+                omitted[index].count += 1
+            } else {
+                omitted.append((file, 1, diagnostic.range))
+            }
+        }
+        for (_, count, first) in omitted {
+            shown.append(.note("and \(Self.grouped(count)) more diagnostics in this file; only the first \(Self.maxPerFile) are shown", at: first))
+        }
+        return shown
+    }
+
+    /// `11900` as `11,900`.
+    private static func grouped(_ number: Int) -> String {
+        var digits = Array(String(number))
+        var index = digits.count - 3
+        while index > 0 {
+            digits.insert(",", at: index)
+            index -= 3
+        }
+        return String(digits)
+    }
 }

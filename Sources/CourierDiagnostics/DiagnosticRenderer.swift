@@ -61,12 +61,26 @@ package struct DiagnosticRenderer: Sendable {
     private func appendExcerpt(_ range: SourceRange, to out: inout String) {
         guard let file = sources.fileIfAvailable(range.start.file),
               let line = file.line(range.start.line) else { return }
-        let scalars = Array(line.unicodeScalars)
+        // On a very long line only a stretch around the caret is looked at: a
+        // file with many diagnostics on one long line took seconds per excerpt.
+        var scalars: [Unicode.Scalar]
+        var skipped = 0
+        var cutAfter = false
+        if line.utf8.count > maxLineWidth * 4 {
+            let all = line.unicodeScalars
+            skipped = max(0, range.start.column - 1 - maxLineWidth)
+            let low = all.index(all.startIndex, offsetBy: skipped, limitedBy: all.endIndex) ?? all.endIndex
+            let high = all.index(low, offsetBy: maxLineWidth * 2, limitedBy: all.endIndex) ?? all.endIndex
+            scalars = Array(all[low..<high])
+            cutAfter = high < all.endIndex
+        } else {
+            scalars = Array(line.unicodeScalars)
+        }
         // Columns of the range on this line (0-based scalar offsets), clamped to the text.
-        let startOffset = max(0, min(range.start.column - 1, scalars.count))
+        let startOffset = max(0, min(range.start.column - 1 - skipped, scalars.count))
         var endOffset: Int
         if range.end.line == range.start.line, range.end.file == range.start.file {
-            endOffset = min(max(range.end.column - 1, startOffset), scalars.count)
+            endOffset = min(max(range.end.column - 1 - skipped, startOffset), scalars.count)
         } else {
             // A multi-line range: underline to the end of its first line, trailing blanks excluded.
             endOffset = scalars.count
@@ -92,12 +106,12 @@ package struct DiagnosticRenderer: Sendable {
         if endOffset >= scalars.count { caretEnd = cells.count }
 
         // A long line (minified JSON is one line) is shown as a window around the caret.
-        if cells.count > maxLineWidth {
-            let window = maxLineWidth - 6
+        if cells.count > maxLineWidth || skipped > 0 || cutAfter {
+            let window = min(maxLineWidth - 6, cells.count)
             let from = max(0, min(caretStart - window / 2, cells.count - window))
             let to = min(cells.count, from + window)
-            let prefix: [Unicode.Scalar] = from > 0 ? [".", ".", "."] : []
-            let suffix: [Unicode.Scalar] = to < cells.count ? [".", ".", "."] : []
+            let prefix: [Unicode.Scalar] = from > 0 || skipped > 0 ? [".", ".", "."] : []
+            let suffix: [Unicode.Scalar] = to < cells.count || cutAfter ? [".", ".", "."] : []
             cells = prefix + cells[from..<to] + suffix
             caretStart = caretStart - from + prefix.count
             caretEnd = min(caretEnd - from + prefix.count, prefix.count + (to - from))

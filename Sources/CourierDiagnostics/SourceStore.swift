@@ -7,10 +7,14 @@ package final class SourceFile: Sendable {
     package let text: String
     /// UTF-8 offsets at which each line starts (line 1 at index 0).
     private let lineStarts: [Int]
+    /// For a file read from bytes that were not valid UTF-8: the offset of the first bad byte.
+    /// `text` then holds U+FFFD in its place; the bytes before it are the file's own.
+    package let firstInvalidByte: Int?
 
-    package init(path: String, text: String) {
+    package init(path: String, text: String, firstInvalidByte: Int? = nil) {
         self.path = path
         self.text = text
+        self.firstInvalidByte = firstInvalidByte
         var starts = [0]
         var offset = 0
         for byte in text.utf8 {
@@ -62,11 +66,26 @@ package final class SourceStore: Sendable {
         // Read outside the lock: two threads may read the same file once each,
         // which is cheaper than serialising every reader behind one slow disk.
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let file = SourceFile(path: path, text: String(decoding: data, as: UTF8.self))
+        let file = SourceFile(path: path, text: String(decoding: data, as: UTF8.self), firstInvalidByte: Self.firstInvalidByte(in: data))
         return files.withLock { files in
             if let existing = files[path] { return existing }
             files[path] = file
             return file
+        }
+    }
+
+    /// The offset of the first byte that is not valid UTF-8, or nil when all are.
+    private static func firstInvalidByte(in data: Data) -> Int? {
+        if String(validating: data, as: UTF8.self) != nil { return nil }
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = data.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .error: return offset
+            case .emptyInput: return nil
+            }
         }
     }
 

@@ -1,3 +1,5 @@
+import CourierDiagnostics
+
 /// A unified-style line diff of an expected and an actual value, for failure
 /// messages: `-` lines are expected, `+` lines actual, a few lines of context
 /// around each change, `@@ -l,n +l,n @@` before each hunk.
@@ -17,8 +19,13 @@ package enum LineDiff {
     }
 
     /// The hunks, or nil when the texts are equal or too large to diff
-    /// (the values are then shown whole).
-    package static func unified(expected: String, actual: String, context: Int = 3, maxLines: Int = 4000) -> String? {
+    /// (the values are then shown as they are).
+    ///
+    /// At most `maxOutputLines` lines are produced, then "… N more lines".
+    /// `maxLines` bounds the input: the edit script takes time and memory
+    /// proportional to the product of the two line counts.
+    package static func unified(expected: String, actual: String, context: Int = 3, maxLines: Int = 2000,
+                                maxOutputLines: Int = ShownText.diffLineLimit) -> String? {
         let a = lines(expected), b = lines(actual)
         guard a != b, a.count <= maxLines, b.count <= maxLines else { return nil }
         let ops = script(a, b)
@@ -52,6 +59,11 @@ package enum LineDiff {
                 }
             }
             index = end
+        }
+        if out.count > maxOutputLines {
+            let more = out.count - maxOutputLines
+            out.removeSubrange(maxOutputLines...)
+            out.append("… \(more) more lines")
         }
         return out.joined(separator: "\n")
     }

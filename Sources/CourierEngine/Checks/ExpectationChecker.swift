@@ -122,11 +122,14 @@ struct ExpectationChecker {
         if case .array(let values) = actual, values.contains(.string(expectedText)) { return [] }
         if actualText == expectedText { return [] }
         return [AssertionFailure(location: expected.range, subject: subject,
-                                 message: "\(subject): expected \"\(expectedText)\", got \"\(actualText)\"",
-                                 expected: expectedText, actual: actualText)]
+                                 message: "\(subject): expected \"\(Self.preview(expectedText))\", got \"\(Self.preview(actualText))\"",
+                                 expected: ShownText.cut(expectedText, maxBytes: ShownText.reportLimit),
+                                 actual: ShownText.cut(actualText, maxBytes: ShownText.reportLimit))]
     }
 
     static func preview(_ text: String) -> String {
-        text.count > 200 ? String(text.prefix(200)) + "…" : text
+        // Look at a bounded prefix only: `count` on a 20 MB body walks every character.
+        let head = text.utf8.count > 1024 ? ShownText.cut(text, maxBytes: 1024) : text
+        return head.count > 200 ? String(head.prefix(200)) + "…" : head
     }
 }

@@ -197,6 +197,10 @@ struct MatcherEvaluator {
     private func operand(_ value: TemplateValue) throws(EvaluationError) -> JSONValue {
         let resolved = try renderer.value(value)
         if durationOperands, case .string(let text) = resolved, let duration = Duration.parse(text) {
+            // Same rule as a literal duration at load time (templates are only known now).
+            guard duration >= Duration.shortestAllowed else {
+                throw EvaluationError(.invalid, "duration '\(text)' is shorter than 1ms; write at least 1ms", at: value.range)
+            }
             return .number(JSONNumber(Int(duration.wholeMilliseconds)))
         }
         return resolved
@@ -267,8 +271,10 @@ struct MatcherEvaluator {
 
     /// One line, cut to a readable length, for messages.
     static func short(_ value: JSONValue) -> String {
-        let text = value.serialized()
-        return text.count > 80 ? String(text.prefix(77)) + "…" : text
+        // Serialise only what can be shown: the value may be a 20 MB body.
+        let (text, omitted) = value.serialized(maxBytes: 320)
+        guard omitted > 0 || text.count > 80 else { return text }
+        return String(text.prefix(77)) + "…"
     }
 
     /// Pretty JSON for the expected/actual block.
@@ -284,11 +290,16 @@ struct MatcherEvaluator {
         }
     }
 
+    /// Rendered with a budget (``ShownText/reportLimit``): past it the writer
+    /// only counts, so a huge or deeply nested value costs no huge string.
     static func pretty(_ value: JSONValue) -> String {
+        let pretty: Bool
         switch value {
-        case .array, .object: value.serialized(pretty: true)
-        default: value.serialized()
+        case .array, .object: pretty = true
+        default: pretty = false
         }
+        let (text, omitted) = value.serialized(pretty: pretty, maxBytes: ShownText.reportLimit)
+        return omitted == 0 ? text : text + ShownText.marker(omitted: omitted)
     }
 }
 

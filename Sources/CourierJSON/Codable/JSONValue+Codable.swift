@@ -40,6 +40,10 @@ extension JSONValue: Codable {
     /// Numbers arrive through `Decimal` when they are not integers, so their text is as exact
     /// as the decoder allows; integers that fit `Int64`/`UInt64` keep all their digits.
     public init(from decoder: any Decoder) throws {
+        // Each level of the input is one more call: bound it like the parser does.
+        guard decoder.codingPath.count < NestingLimit.maxDepth else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "value \(NestingLimit.message)"))
+        }
         if var array = try? decoder.unkeyedContainer() {
             var elements: [JSONValue] = []
             while !array.isAtEnd { elements.append(try array.decode(JSONValue.self)) }

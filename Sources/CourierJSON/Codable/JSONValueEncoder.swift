@@ -93,6 +93,10 @@ private final class EncodingNode {
             }
             kind = .value(.number(number))
         default:
+            // A self-referencing or very deep Encodable would otherwise recurse until the stack ends.
+            guard codingPath.count < NestingLimit.maxDepth else {
+                throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "value \(NestingLimit.message)"))
+            }
             try value.encode(to: NodeEncoder(node: self, codingPath: codingPath, userInfo: userInfo))
         }
     }

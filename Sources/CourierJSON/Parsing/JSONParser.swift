@@ -8,7 +8,7 @@ extension JSONValue {
     /// ```swift
     /// let value = try JSONValue.parse(Array(#"[1, 2.50, "x"]"#.utf8))
     /// ```
-    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = 512) throws(JSONParseError) -> JSONValue {
+    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = NestingLimit.maxDepth) throws(JSONParseError) -> JSONValue {
         let result = bytes.withContiguousStorageIfAvailable { buffer in
             parse(buffer: buffer, maxDepth: maxDepth)
         }
@@ -17,7 +17,7 @@ extension JSONValue {
     }
 
     /// Parses a JSON document from a string.
-    public static func parse(_ text: String, maxDepth: Int = 512) throws(JSONParseError) -> JSONValue {
+    public static func parse(_ text: String, maxDepth: Int = NestingLimit.maxDepth) throws(JSONParseError) -> JSONValue {
         var text = text
         return try text.withUTF8 { parse(buffer: $0, maxDepth: maxDepth) }.get()
     }

@@ -27,6 +27,14 @@ final class SchemaCompiler {
     private var rawResources: [String: (value: JSONValue, resource: Int, dialect: Dialect)] = [:]
     private var retrieved: Set<String> = []
     private var pendingRefs: [PendingRef] = []
+    /// Subschemas being compiled, one inside the other.
+    private var depth = 0
+    /// The deepest subschema nesting compiled: a quarter of ``NestingLimit/maxDepth``.
+    ///
+    /// Compiling one subschema level takes several large frames in a debug build; a chain of
+    /// 511 `not`s (a 512-deep JSON document) overflowed the 8 MB stack, 128 levels fit in
+    /// about a fifth of it (measured with `ulimit -s`).
+    static let maxDepth = NestingLimit.maxDepth / 4
 
     private struct PendingRef {
         var node: Int
@@ -196,6 +204,11 @@ final class SchemaCompiler {
     // MARK: - Subschemas
 
     private func compile(_ value: JSONValue, _ outer: Context) throws(JSONSchemaError) -> Int {
+        depth += 1
+        defer { depth -= 1 }
+        if depth > Self.maxDepth {
+            throw JSONSchemaError("subschemas \(NestingLimit.tooDeep(limit: Self.maxDepth)) (at '\(outer.path)')")
+        }
         var context = outer
         let object: JSONObject
         switch value {

@@ -13,6 +13,13 @@ final class SchemaEvaluator {
     /// `$ref` targets being evaluated, with the instance depth: meeting one again at the same
     /// depth (so the same value) is a cycle that would never end.
     private var activeRefs: Set<RefVisit> = []
+    /// How many subschemas are being applied, one inside the other.
+    private var applyDepth = 0
+    /// The most subschemas applied one inside the other: half of ``NestingLimit/maxDepth``.
+    ///
+    /// One level takes about 10 KB of stack in a debug build (measured with `ulimit -s`:
+    /// a 512-long `$ref` chain needed 4–6 MB of the 8 MB the checks run on), 256 about 3 MB.
+    static let maxApplyDepth = NestingLimit.maxDepth / 2
 
     private enum InstanceToken {
         case key(String)
@@ -103,9 +110,16 @@ final class SchemaEvaluator {
                        whenFalse falseMessage: @autoclosure () -> String) -> (valid: Bool, evaluated: Evaluated) {
         keywordPath += tokens
         if let token { instancePath.append(token) }
+        applyDepth += 1
         defer {
             keywordPath.removeLast(tokens.count)
             if token != nil { instancePath.removeLast() }
+            applyDepth -= 1
+        }
+        if applyDepth > Self.maxApplyDepth {
+            // A long `$ref` chain or a recursive schema over a deep value: stop before the stack does.
+            report(keywordPath.last ?? "", "subschemas \(NestingLimit.tooDeep(limit: Self.maxApplyDepth)) (a long '$ref' chain, or a recursive schema over a deep value)")
+            return (false, Evaluated())
         }
         if case .always(false) = program.nodes[child].body {
             report(keywordPath[keywordPath.count - 1 - tokens.count], falseMessage())
@@ -123,7 +137,24 @@ final class SchemaEvaluator {
 
     // MARK: - Keywords
 
+    /// Dispatches to the keywords that apply subschemas and those that only assert.
+    ///
+    /// Split so the recursive path (applicator → apply → evaluate → check) does not carry
+    /// the assertions' locals: in a debug build the single switch took a 13 KB stack frame
+    /// per keyword level, and a recursive schema over a 300-deep value overflowed 8 MB.
     private func check(_ check: SchemaKeyword.Check, _ instance: JSONValue, _ evaluated: inout Evaluated) {
+        switch check {
+        case .contains, .dependentSchemas, .properties, .patternProperties, .additionalProperties, .propertyNames,
+             .prefixItems, .items, .allOf, .anyOf, .oneOf, .not, .conditional, .ref, .dynamicRef,
+             .unevaluatedProperties, .unevaluatedItems:
+            applicator(check, instance, &evaluated)
+        default:
+            assertion(check, instance, &evaluated)
+        }
+    }
+
+    /// Keywords that check the instance itself.
+    private func assertion(_ check: SchemaKeyword.Check, _ instance: JSONValue, _ evaluated: inout Evaluated) {
         switch check {
         case .type(let types):
             if !types.contains(where: { $0.matches(instance) }) {
@@ -178,24 +209,6 @@ final class SchemaEvaluator {
                     }
                 }
             }
-        case .contains(let child, let minimum, let maximum):
-            guard case .array(let a) = instance else { return }
-            var matches: [Int] = []
-            quietly {
-                for (i, item) in a.enumerated() {
-                    instancePath.append(.index(i))
-                    if evaluate(child, item).valid { matches.append(i) }
-                    instancePath.removeLast()
-                }
-            }
-            if annotate { evaluated.items.formUnion(matches) }
-            if matches.count < minimum {
-                report(minimum == 1 && matches.isEmpty
-                       ? "no item of the array matches the 'contains' schema"
-                       : "\(matches.count) item\(matches.count == 1 ? "" : "s") of the array match the 'contains' schema, fewer than minContains \(minimum)")
-            } else if let maximum, matches.count > maximum {
-                report("\(matches.count) items of the array match the 'contains' schema, more than maxContains \(maximum)")
-            }
         case .maxProperties(let limit):
             if case .object(let o) = instance, o.count > limit {
                 report("the object has \(o.count) properties, more than the maximum \(limit)")
@@ -213,6 +226,32 @@ final class SchemaEvaluator {
                 for name in names where o[name] == nil {
                     report(tokens: [property], "property '\(name)' is required when '\(property)' is present")
                 }
+            }
+        default:
+            break
+        }
+    }
+
+    /// Keywords that apply subschemas (the recursive ones).
+    private func applicator(_ check: SchemaKeyword.Check, _ instance: JSONValue, _ evaluated: inout Evaluated) {
+        switch check {
+        case .contains(let child, let minimum, let maximum):
+            guard case .array(let a) = instance else { return }
+            var matches: [Int] = []
+            quietly {
+                for (i, item) in a.enumerated() {
+                    instancePath.append(.index(i))
+                    if evaluate(child, item).valid { matches.append(i) }
+                    instancePath.removeLast()
+                }
+            }
+            if annotate { evaluated.items.formUnion(matches) }
+            if matches.count < minimum {
+                report(minimum == 1 && matches.isEmpty
+                       ? "no item of the array matches the 'contains' schema"
+                       : "\(matches.count) item\(matches.count == 1 ? "" : "s") of the array match the 'contains' schema, fewer than minContains \(minimum)")
+            } else if let maximum, matches.count > maximum {
+                report("\(matches.count) items of the array match the 'contains' schema, more than maxContains \(maximum)")
             }
         case .dependentSchemas(let dependencies):
             guard case .object(let o) = instance else { return }
@@ -341,9 +380,10 @@ final class SchemaEvaluator {
                 apply(schema, item, at: .index(i), whenFalse: "item \(i) is not allowed (no subschema evaluates it)")
             }
             evaluated.allItems = true
+        default:
+            break
         }
     }
-
     private func follow(_ target: Int, _ instance: JSONValue, _ evaluated: inout Evaluated) {
         let visit = RefVisit(node: target, depth: instancePath.count)
         guard activeRefs.insert(visit).inserted else {

@@ -11,7 +11,7 @@ extension WorkflowDecoder {
             case .integer(let text): return TemplateValue(.number(text, isInteger: true), range: node.range)
             case .float(let text): return TemplateValue(.number(text, isInteger: false), range: node.range)
             case .string:
-                let template = TemplateParser.parse(scalar.text, positions: TextPositions(node: node), range: node.range, diagnostics: &diagnostics)
+                let template = parseTemplate(scalar.text, node)
                 return TemplateValue(.string(template), range: node.range)
             }
         case .sequence(let items):

@@ -65,7 +65,7 @@ package func loadWorkflow(path: String, sources: SourceStore, options: LoadOptio
     }
     return result.map { workflow in
         var workflow = workflow
-        workflow.warnings = DiagnosticList(warnings).sorted
+        workflow.warnings = DiagnosticList(warnings).sortedAndLimited
         return workflow
     }
 }
@@ -103,7 +103,7 @@ package func loadIncludedFile(path: String, sources: SourceStore, chain: [String
     let decoded = decodeIncludedFile(path: normalized, loading: loading)
     let list = DiagnosticList(decoded.diagnostics)
     if let steps = decoded.steps, !list.hasErrors { return .success(IncludedFile(path: normalized, steps: steps)) }
-    return .failure(DiagnosticList(list.sorted))
+    return .failure(DiagnosticList(list.sortedAndLimited))
 }
 
 private func loadDocument<T>(path: String, sources: SourceStore, loading: LoadingContext?, emptyMessage: String?,
@@ -114,6 +114,11 @@ private func loadDocument<T>(path: String, sources: SourceStore, loading: Loadin
     } catch {
         let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
         return .failure(DiagnosticList([.error("cannot read '\(path)': \(reason)", at: nil)]))
+    }
+    if let offset = file.firstInvalidByte {
+        // The text was repaired on reading; say where the first bad byte was instead.
+        let at = SourceRange(at: YAMLLoader.location(ofByte: offset, in: file.text, file: path))
+        return .failure(DiagnosticList([.error("invalid YAML input: the file is not valid UTF-8 (byte \(offset)); save it as UTF-8", at: at)]))
     }
     let loaded = YAMLLoader().load(file.text, file: path)
     let decoder = WorkflowDecoder(directory: FilePaths.directory(of: path), loading: loading)
@@ -132,5 +137,5 @@ private func loadDocument<T>(path: String, sources: SourceStore, loading: Loadin
     }
     let list = DiagnosticList(decoder.diagnostics)
     if let value, !list.hasErrors { return .success(value) }
-    return .failure(DiagnosticList(list.sorted))
+    return .failure(DiagnosticList(list.sortedAndLimited))
 }

@@ -14,6 +14,10 @@ final class WorkflowDecoder {
     /// Set when the decoder may look at files: literal includes are loaded and
     /// literal paths checked. Nil for text decoded on its own.
     var loading: LoadingContext?
+    /// Templates parsed so far, by node: an alias repeats its anchor's node, and a string
+    /// aliased 10,000 times was parsed (and its errors reported) 10,000 times.
+    /// The node is kept with its template so its identity cannot be reused by a new node.
+    private var templates: [ObjectIdentifier: (node: YAMLNode, template: Template)] = [:]
 
     init(directory: String = ".", loading: LoadingContext? = nil) {
         self.directory = directory
@@ -130,7 +134,19 @@ final class WorkflowDecoder {
     /// A string that may hold `{{ }}`; numbers and booleans are accepted as their text.
     func template(_ node: YAMLNode, for key: String) -> Template? {
         guard let text = scalarText(node, for: key) else { return nil }
-        return TemplateParser.parse(text, positions: TextPositions(node: node), range: node.range, diagnostics: &diagnostics)
+        return parseTemplate(text, node)
+    }
+
+    /// `text` (the text of scalar `node`) as a template, parsed once per node.
+    func parseTemplate(_ text: String, _ node: YAMLNode) -> Template {
+        // Plain text needs no cache: the parser returns at once.
+        guard text.utf8.contains(UInt8(ascii: "{")) else {
+            return TemplateParser.parse(text, positions: TextPositions(node: node), range: node.range, diagnostics: &diagnostics)
+        }
+        if let known = templates[node.identity] { return known.template }
+        let template = TemplateParser.parse(text, positions: TextPositions(node: node), range: node.range, diagnostics: &diagnostics)
+        templates[node.identity] = (node, template)
+        return template
     }
 
     func bool(_ node: YAMLNode, for key: String) -> Bool? {
@@ -177,6 +193,10 @@ final class WorkflowDecoder {
               let value = Duration.parse(scalar.text) else {
             let found = node.scalar.map { "'\($0.text)'" } ?? node.kindDescription
             error("invalid duration \(found) for '\(key)'; write e.g. 250ms, 2s, 1.5s, 1m or a number of seconds", at: node.range)
+            return nil
+        }
+        guard value >= Duration.shortestAllowed else {
+            error("duration '\(scalar.text)' for '\(key)' is shorter than 1ms; write at least 1ms (0 would mean no limit)", at: node.range)
             return nil
         }
         return value

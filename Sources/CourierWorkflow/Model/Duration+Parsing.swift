@@ -1,4 +1,11 @@
 extension Duration {
+    /// The shortest duration a workflow may state: 1 ms.
+    ///
+    /// libcurl reads a 0 ms timeout as "no limit", so `timeout: 0` (or
+    /// `0.5ms`, which rounds to 0 ms) would wait forever; waits and
+    /// predicates share the rule so every duration means what it says.
+    package static let shortestAllowed = Duration.milliseconds(1)
+
     /// Parses `250ms`, `2s`, `1.5s`, `1m`, `1h`, or a bare number of seconds.
     ///
     /// Returns nil for anything else (negative values included); the decoder

@@ -1,4 +1,5 @@
 import CourierDiagnostics
+import CourierJSON
 
 /// Recursive-descent parser for template expressions (spec section 9).
 ///
@@ -14,7 +15,20 @@ import CourierDiagnostics
 ///
 /// It reads UTF-8 bytes: every token is ASCII, so only positions need Unicode
 /// scalars, and those are counted when a range is made (a no-op for ASCII text).
+///
+/// Every later walk (validator, variable checker, evaluator) recurses over the
+/// tree, so the parser bounds both its own recursion (parentheses, `[ ]`,
+/// arguments, `not`) and the depth of the tree it builds (chains of filters,
+/// members and operators build deep trees in loops) by ``NestingLimit``.
+///
+/// The parser's own recursion has a lower bound, ``maxNesting``: one level of
+/// parentheses runs through seven parse functions whose frames took 22 KB per
+/// level in a debug build (measured with gdb), so 512 levels overflowed the
+/// 8 MB stack of the thread that loads workflows; 128 levels use about 2.8 MB.
 struct ExpressionParser {
+    /// The most parentheses, brackets, argument lists and `not`s open at once.
+    static let maxNesting = NestingLimit.maxDepth / 4
+
     /// The UTF-8 of the whole text the expression is part of.
     private let s: UTF8Text
     /// The byte just past the expression.
@@ -22,6 +36,10 @@ struct ExpressionParser {
     private let start: Int
     private let positions: TextPositions
     private var i: Int
+    /// How many parentheses, brackets, argument lists and `not`s are open.
+    private var nesting = 0
+    /// The tree depth of the expression the last `parse…` call returned.
+    private var lastDepth = 0
 
     /// Parses `text.bytes[start..<end]`; positions are relative to the start of `text`.
     init(text: UTF8Text, start: Int, end: Int, positions: TextPositions) {
@@ -59,19 +77,27 @@ struct ExpressionParser {
 
     private mutating func parseOr() throws(Failure) -> Expression {
         var lhs = try parseAnd()
+        var depth = lastDepth
         while keyword("or") {
+            let start = i
             let rhs = try parseAnd()
+            depth = try deeper(depth, lastDepth, at: start)
             lhs = Expression(.binary(.or, lhs, rhs), range: lhs.range.union(rhs.range))
         }
+        lastDepth = depth
         return lhs
     }
 
     private mutating func parseAnd() throws(Failure) -> Expression {
         var lhs = try parseNot()
+        var depth = lastDepth
         while keyword("and") {
+            let start = i
             let rhs = try parseNot()
+            depth = try deeper(depth, lastDepth, at: start)
             lhs = Expression(.binary(.and, lhs, rhs), range: lhs.range.union(rhs.range))
         }
+        lastDepth = depth
         return lhs
     }
 
@@ -79,7 +105,10 @@ struct ExpressionParser {
         skipSpaces()
         let start = i
         if keyword("not") {
+            try enter(at: start)
             let operand = try parseNot()
+            nesting -= 1
+            lastDepth = try deeper(lastDepth, 0, at: start)
             return Expression(.not(operand), range: range(start, i))
         }
         return try parseCompare()
@@ -87,10 +116,13 @@ struct ExpressionParser {
 
     private mutating func parseCompare() throws(Failure) -> Expression {
         let lhs = try parseFiltered()
+        let lhsDepth = lastDepth
         skipSpaces()
         for (text, op) in Self.comparisons where lookingAt(text) {
+            let start = i
             i += text.utf8.count
             let rhs = try parseFiltered()
+            lastDepth = try deeper(lhsDepth, lastDepth, at: start)
             return Expression(.binary(op, lhs, rhs), range: lhs.range.union(rhs.range))
         }
         if lookingAt("&&") { throw fail("use 'and' instead of '&&'", at: i, i + 2) }
@@ -105,9 +137,13 @@ struct ExpressionParser {
 
     private mutating func parseFiltered() throws(Failure) -> Expression {
         var base = try parsePostfix()
+        var depth = lastDepth
         while true {
             skipSpaces()
-            guard peek == UInt8(ascii: "|") else { return base }
+            guard peek == UInt8(ascii: "|") else {
+                lastDepth = depth
+                return base
+            }
             if lookingAt("||") { throw fail("use 'or' instead of '||'", at: i, i + 2) }
             i += 1
             skipSpaces()
@@ -117,7 +153,9 @@ struct ExpressionParser {
             }
             var arguments: [Expression] = []
             skipSpaces()
+            lastDepth = 0
             if peek == UInt8(ascii: "(") { arguments = try parseArguments() }
+            depth = try deeper(depth, lastDepth, at: nameStart)
             // A filter's range is its name and arguments: what a bad-filter diagnostic should underline.
             base = Expression(.filter(base, name, arguments), range: range(nameStart, i))
         }
@@ -125,21 +163,28 @@ struct ExpressionParser {
 
     private mutating func parsePostfix() throws(Failure) -> Expression {
         var base = try parsePrimary()
+        var depth = lastDepth
         while true {
             if peek == UInt8(ascii: ".") {
+                depth = try deeper(depth, 0, at: i)
                 i += 1
                 guard let name = identifier(allowLeadingDigit: true) else {
                     throw fail("expected a name after '.'", at: i, i + tokenLength())
                 }
                 base = Expression(.member(base, name), range: SourceRange(start: base.range.start, end: location(i)))
             } else if peek == UInt8(ascii: "[") {
+                let open = i
+                try enter(at: open)
                 i += 1
                 let index = try parseOr()
+                nesting -= 1
+                depth = try deeper(depth, lastDepth, at: open)
                 skipSpaces()
                 guard peek == UInt8(ascii: "]") else { throw fail("expected ']' to close '['", at: i, i + tokenLength()) }
                 i += 1
                 base = Expression(.index(base, index), range: SourceRange(start: base.range.start, end: location(i)))
             } else {
+                lastDepth = depth
                 return base
             }
         }
@@ -149,9 +194,13 @@ struct ExpressionParser {
         skipSpaces()
         let start = i
         guard let c = peek else { throw fail("incomplete expression; expected a name, a number or a string", at: i, i) }
+        // Leaves are one level deep; parentheses add recursion but no tree level.
+        lastDepth = 1
         if c == UInt8(ascii: "(") {
+            try enter(at: start)
             i += 1
             var inner = try parseOr()
+            nesting -= 1
             skipSpaces()
             guard peek == UInt8(ascii: ")") else { throw fail("expected ')' to close '('", at: i, i + tokenLength()) }
             i += 1
@@ -170,6 +219,7 @@ struct ExpressionParser {
             skipSpaces()
             if peek == UInt8(ascii: "(") {
                 let arguments = try parseArguments()
+                lastDepth = try deeper(lastDepth, 0, at: start)
                 return Expression(.call(name, arguments), range: range(start, i))
             }
             return Expression(.variable(name), range: range(start, start + name.utf8.count))
@@ -177,16 +227,30 @@ struct ExpressionParser {
         throw fail("expected a name, a number or a string, found '\(tokenText())'", at: i, i + tokenLength())
     }
 
+    /// Parses `( args )`; `lastDepth` is then the deepest argument's depth (0 for none).
     private mutating func parseArguments() throws(Failure) -> [Expression] {
+        try enter(at: i)
         i += 1  // (
         var arguments: [Expression] = []
+        var depth = 0
         skipSpaces()
-        if peek == UInt8(ascii: ")") { i += 1; return arguments }
+        if peek == UInt8(ascii: ")") {
+            i += 1
+            nesting -= 1
+            lastDepth = 0
+            return arguments
+        }
         while true {
             arguments.append(try parseOr())
+            depth = max(depth, lastDepth)
             skipSpaces()
             if peek == UInt8(ascii: ",") { i += 1; continue }
-            if peek == UInt8(ascii: ")") { i += 1; return arguments }
+            if peek == UInt8(ascii: ")") {
+                i += 1
+                nesting -= 1
+                lastDepth = depth
+                return arguments
+            }
             throw fail("expected ',' or ')' in the argument list", at: i, i + tokenLength())
         }
     }
@@ -232,6 +296,28 @@ struct ExpressionParser {
             while let c = peek, isDigit(c) { i += 1 }
         }
         return Expression(.number(s.string(start, i), isInteger: isInteger), range: range(start, i))
+    }
+
+    // MARK: - Nesting limit
+
+    /// Opens one level of parser recursion, failing past the limit.
+    private mutating func enter(at position: Int) throws(Failure) {
+        nesting += 1
+        if nesting > Self.maxNesting {
+            throw fail("template expression nests parentheses, brackets, argument lists and 'not' more than \(Self.maxNesting) deep; split it over several variables",
+                       at: position, position + tokenLength())
+        }
+    }
+
+    /// The depth of a node over children `a` and `b` deep, failing past the limit.
+    private func deeper(_ a: Int, _ b: Int, at position: Int) throws(Failure) -> Int {
+        let depth = max(a, b) + 1
+        if depth > NestingLimit.maxDepth { throw tooDeep(at: position) }
+        return depth
+    }
+
+    private func tooDeep(at position: Int) -> Failure {
+        fail("template expression \(NestingLimit.message); split it over several variables", at: position, position + tokenLength())
     }
 
     // MARK: - Lexing helpers

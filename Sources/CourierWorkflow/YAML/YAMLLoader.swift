@@ -1,5 +1,6 @@
 import CYAML
 import CourierDiagnostics
+import CourierJSON
 
 /// Loads one YAML document into a ``YAMLNode`` tree through libyaml's event API.
 ///
@@ -9,7 +10,19 @@ import CourierDiagnostics
 /// converts libyaml's 0-based marks to 1-based ``SourceLocation``s.
 package struct YAMLLoader {
     /// The most nodes aliases may add in total before loading stops ("billion laughs").
-    package var maxAliasExpansion = 100_000
+    package var maxAliasExpansion = YAMLLoader.defaultMaxAliasNodes
+
+    /// The most scalar text (UTF-8 bytes) aliases may add in total: a few
+    /// aliases of one large string cost as much to decode as many small nodes.
+    package var maxAliasBytes = YAMLLoader.defaultMaxAliasBytes
+
+    /// The deepest collection nesting accepted (the shared ``NestingLimit``).
+    package var maxDepth = NestingLimit.maxDepth
+
+    /// 100,000 nodes added by aliases, the documented default.
+    package static let defaultMaxAliasNodes = 100_000
+    /// 10 MiB of scalar text added by aliases, the documented default.
+    package static let defaultMaxAliasBytes = 10 * 1024 * 1024
 
     package init() {}
 
@@ -21,7 +34,7 @@ package struct YAMLLoader {
 
     /// Parses `text`, naming positions after `file`.
     package func load(_ text: String, file: String) -> Output {
-        var builder = TreeBuilder(file: file, maxAliasExpansion: maxAliasExpansion)
+        var builder = TreeBuilder(file: file, maxAliasExpansion: maxAliasExpansion, maxAliasBytes: maxAliasBytes, maxDepth: maxDepth)
         // libyaml only reads the input: parse a native string's UTF-8 in place
         // rather than copying the whole file first.
         let parsedInPlace: Void? = text.utf8.withContiguousStorageIfAvailable { builder.run($0) }
@@ -30,6 +43,41 @@ package struct YAMLLoader {
             bytes.withUnsafeBufferPointer { builder.run($0) }
         }
         return Output(root: builder.root, diagnostics: builder.diagnostics)
+    }
+}
+
+extension YAMLLoader {
+    /// The 1-based line and column (in Unicode scalars, as libyaml counts) of byte `offset`.
+    ///
+    /// Counts only valid lead bytes, so an invalid sequence at `offset` still
+    /// gets the column of the first bad byte.
+    package static func location(ofByte offset: Int, in input: UnsafeBufferPointer<UInt8>, file: String) -> SourceLocation {
+        var line = 1
+        var column = 1
+        var index = 0
+        let end = min(offset, input.count)
+        while index < end {
+            let byte = input[index]
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte == UInt8(ascii: "\r") {
+                // CRLF counts once; a lone CR ends a line too (as libyaml reads it).
+                if index + 1 < end, input[index + 1] == UInt8(ascii: "\n") { index += 1 }
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+            index += 1
+        }
+        return SourceLocation(file: file, line: line, column: column)
+    }
+
+    /// The position of byte `offset` of `text`.
+    package static func location(ofByte offset: Int, in text: String, file: String) -> SourceLocation {
+        var text = text
+        return text.withUTF8 { location(ofByte: offset, in: $0, file: file) }
     }
 }
 
@@ -52,6 +100,8 @@ private struct Frame {
     let firstItem: Int
     /// Nodes in this subtree, counted for the alias-expansion bound.
     var size = 1
+    /// Scalar text bytes in this subtree, counted for the alias-expansion bound.
+    var bytes = 0
 }
 
 /// A struct driven from one local variable, so its state needs no dynamic
@@ -59,19 +109,26 @@ private struct Frame {
 private struct TreeBuilder {
     let file: String
     let maxAliasExpansion: Int
+    let maxAliasBytes: Int
+    let maxDepth: Int
     var root: YAMLNode?
     var diagnostics: [Diagnostic] = []
     private var frames: [Frame] = []
     /// Finished nodes of all open collections, innermost last.
     private var nodes: [YAMLNode] = []
-    private var anchors: [String: (node: YAMLNode, size: Int)] = [:]
+    private var anchors: [String: (node: YAMLNode, size: Int, bytes: Int)] = [:]
     private var expanded = 0
+    private var expandedBytes = 0
+    /// The bytes being parsed, for turning a reader error's byte offset into a position.
+    private var input = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     private var documents = 0
     private var rootSize = 0
 
-    init(file: String, maxAliasExpansion: Int) {
+    init(file: String, maxAliasExpansion: Int, maxAliasBytes: Int, maxDepth: Int) {
         self.file = file
         self.maxAliasExpansion = maxAliasExpansion
+        self.maxAliasBytes = maxAliasBytes
+        self.maxDepth = maxDepth
         frames.reserveCapacity(16)
         nodes.reserveCapacity(64)
     }
@@ -100,6 +157,7 @@ private struct TreeBuilder {
             return
         }
         defer { yaml_parser_delete(&parser) }
+        self.input = input
         yaml_parser_set_input_string(&parser, base, input.count)
         yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
 
@@ -164,7 +222,7 @@ private struct TreeBuilder {
                 }
             }
             let node = YAMLNode(kind: .scalar(YAMLScalar(text: text, style: style, value: value)), range: nodeRange, tag: tag)
-            return add(node, size: 1, anchor: cString(data.anchor))
+            return add(node, size: 1, bytes: data.length, anchor: cString(data.anchor))
 
         case YAML_SEQUENCE_START_EVENT:
             let data = event.data.sequence_start
@@ -172,6 +230,7 @@ private struct TreeBuilder {
             if let tag, tag != CoreSchema.seqTag, tag != "!" {
                 diagnostics.append(.error("unsupported tag '\(shortTag(tag))' on a sequence", at: range(event.start_mark, event.end_mark)))
             }
+            guard enterCollection(event) else { return false }
             frames.append(Frame(kind: .sequence, start: event.start_mark, tag: tag, anchor: cString(data.anchor), firstItem: nodes.count))
             return true
 
@@ -181,6 +240,7 @@ private struct TreeBuilder {
             if let tag, tag != CoreSchema.mapTag, tag != "!" {
                 diagnostics.append(.error("unsupported tag '\(shortTag(tag))' on a mapping", at: range(event.start_mark, event.end_mark)))
             }
+            guard enterCollection(event) else { return false }
             frames.append(Frame(kind: .mapping, start: event.start_mark, tag: tag, anchor: cString(data.anchor), firstItem: nodes.count))
             return true
 
@@ -194,23 +254,30 @@ private struct TreeBuilder {
                 kind = .mapping(finishMapping(nodes[frame.firstItem...]))
             }
             nodes.removeSubrange(frame.firstItem...)
-            return add(YAMLNode(kind: kind, range: nodeRange, tag: frame.tag), size: frame.size, anchor: frame.anchor)
+            return add(YAMLNode(kind: kind, range: nodeRange, tag: frame.tag), size: frame.size, bytes: frame.bytes, anchor: frame.anchor)
 
         case YAML_ALIAS_EVENT:
             let name = cString(event.data.alias.anchor) ?? ""
             let aliasRange = range(event.start_mark, event.end_mark)
             guard let target = anchors[name] else {
                 diagnostics.append(.error("unknown anchor '\(name)'; define it with '&\(name)' before using '*\(name)'", at: aliasRange))
-                return add(YAMLNode(kind: .scalar(YAMLScalar(text: "", style: .plain, value: .null)), range: aliasRange), size: 1, anchor: nil)
+                return add(YAMLNode(kind: .scalar(YAMLScalar(text: "", style: .plain, value: .null)), range: aliasRange), size: 1, bytes: 0, anchor: nil)
             }
             expanded += target.size
+            expandedBytes += target.bytes
             if expanded > maxAliasExpansion {
                 diagnostics.append(.error(
                     "too many alias expansions (more than \(maxAliasExpansion) nodes); is this a recursive or exponential alias structure?",
                     at: aliasRange))
                 return false
             }
-            return add(target.node, size: target.size, anchor: nil)
+            if expandedBytes > maxAliasBytes {
+                diagnostics.append(.error(
+                    "aliases expand to too much text (more than \(byteText(maxAliasBytes)) of scalars); anchor smaller values or write them out",
+                    at: aliasRange))
+                return false
+            }
+            return add(target.node, size: target.size, bytes: target.bytes, anchor: nil)
 
         default:
             return true
@@ -218,9 +285,9 @@ private struct TreeBuilder {
     }
 
     /// Puts a finished node into the open collection (or makes it the root).
-    private mutating func add(_ node: YAMLNode, size: Int, anchor: String?) -> Bool {
+    private mutating func add(_ node: YAMLNode, size: Int, bytes: Int, anchor: String?) -> Bool {
         if let anchor {
-            anchors[anchor] = (node, size)
+            anchors[anchor] = (node, size, bytes)
         }
         if frames.isEmpty {
             root = node
@@ -228,8 +295,20 @@ private struct TreeBuilder {
         } else {
             nodes.append(node)
             frames[frames.count - 1].size += size
+            frames[frames.count - 1].bytes += bytes
         }
         return true
+    }
+
+    /// Checks the depth before a collection opens. Loading stops at the first
+    /// collection past the limit: every later stage recurses over the tree,
+    /// and libyaml's scanner does quadratic work on long runs of open `[`.
+    private mutating func enterCollection(_ event: yaml_event_t) -> Bool {
+        guard frames.count >= maxDepth else { return true }
+        diagnostics.append(.error(
+            "\(NestingLimit.message): this collection is \(frames.count + 1) levels deep; flatten the document or move the data into a file",
+            at: range(event.start_mark, event.end_mark)))
+        return false
     }
 
     // MARK: Mappings: merge keys and duplicates
@@ -325,8 +404,9 @@ private struct TreeBuilder {
         let problem = cString(parser.problem) ?? "unknown error"
         let context = cString(parser.context)
         if parser.error == YAML_READER_ERROR {
-            // Reader errors (bad encoding) carry a byte offset, not a mark.
-            return .error("invalid YAML input: \(problem) at byte \(parser.problem_offset)", at: SourceRange(at: SourceLocation(file: file, line: 1, column: 1)))
+            // Reader errors (bad encoding, control characters) carry a byte offset, not a mark.
+            let at = SourceRange(at: YAMLLoader.location(ofByte: Int(parser.problem_offset), in: input, file: file))
+            return .error("invalid YAML input: \(problem) (byte \(parser.problem_offset))", at: at)
         }
         let at = SourceRange(at: location(parser.problem_mark))
         var notes: [Diagnostic] = []
@@ -349,6 +429,11 @@ private struct TreeBuilder {
     private func cString(_ pointer: UnsafePointer<CChar>?) -> String? {
         guard let pointer else { return nil }
         return String(cString: pointer)
+    }
+
+    /// `10 MiB` for whole mebibytes, else a number of bytes.
+    private func byteText(_ count: Int) -> String {
+        count % (1024 * 1024) == 0 ? "\(count / (1024 * 1024)) MiB" : "\(count) bytes"
     }
 
     private func shortTag(_ tag: String?) -> String {

@@ -30,6 +30,10 @@ package struct YAMLNode: Sendable {
 
     private var storage: Storage
 
+    /// The same for a node and every alias of it (they share storage): lets the decoder
+    /// parse an aliased template once instead of once per alias.
+    package var identity: ObjectIdentifier { ObjectIdentifier(storage) }
+
     package var kind: Kind {
         get { storage.kind }
         set { storage = Storage(kind: newValue, range: storage.range, tag: storage.tag) }
