@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Workflow load benchmark: generates the 5 MB workflow (the same steps as the
-# `largeWorkflowLoadsQuickly` test) and the HTTP benchmark's 2,000-step file,
+# `largeWorkflowLoads` test) and the HTTP benchmark's 2,000-step file,
 # builds courier in release and prints the median of 5 runs of
 # `courier validate -q` for each, next to `courier --version` (start-up alone).
 #
