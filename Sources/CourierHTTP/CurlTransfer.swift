@@ -64,6 +64,8 @@ final class CurlTransfer: @unchecked Sendable {
 
         set(h, CURLOPT_FOLLOWLOCATION, options.followRedirects ? 1 : 0)
         set(h, CURLOPT_MAXREDIRS, options.maxRedirects)
+        // A redirect to file:// (or any other scheme) must never read local files or leave HTTP.
+        set(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         set(h, CURLOPT_TIMEOUT_MS, options.timeoutMilliseconds)
         set(h, CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeoutMilliseconds)
         if options.compressed { set(h, CURLOPT_ACCEPT_ENCODING, "") }
@@ -234,7 +236,10 @@ final class CurlTransfer: @unchecked Sendable {
             let detail = String(cString: errorBuffer)
             var connectDone: curl_off_t = 0
             _ = courier_easy_getinfo_off(h, request.url.lowercased().hasPrefix("https:") ? CURLINFO_APPCONNECT_TIME_T : CURLINFO_CONNECT_TIME_T, &connectDone)
-            let context = CurlFailureContext(connected: connectDone > 0, receivedResponse: !headerBlocks.isEmpty)
+            var context = CurlFailureContext(connected: connectDone > 0, receivedResponse: !headerBlocks.isEmpty)
+            if let last = headerBlocks.last.map(Self.parseBlock), (300..<400).contains(last.status) {
+                context.redirectLocation = last.headers["Location"]
+            }
             return .failure(HTTPError(curlCode: code, detail: detail, url: request.url, options: request.options, context: context))
         }
 
@@ -250,6 +255,14 @@ final class CurlTransfer: @unchecked Sendable {
         // 1xx blocks (100 Continue) precede the real response; drop them.
         let blocks = headerBlocks.map(Self.parseBlock).filter { $0.status >= 200 || $0.status == 0 }
         let final = blocks.last ?? (status, HTTPHeaders())
+        if let conflict = Self.conflictingContentLengths(final.headers) {
+            // RFC 9112 §6.3: differing lengths make the message's end unknowable; libcurl
+            // silently picks one, so the body may be cut or run into the next response.
+            return .failure(HTTPError(
+                kind: .badResponse,
+                message: "the response has two different Content-Length headers (\(conflict))",
+                hint: HTTPError.badResponseHint(host: HTTPError.host(of: request.url))))
+        }
         var hops: [HTTPRedirectHop] = []
         var hopURL = request.url
         for block in blocks.dropLast() {
@@ -285,6 +298,19 @@ final class CurlTransfer: @unchecked Sendable {
         t.total = get(CURLINFO_TOTAL_TIME_T)
         t.redirect = get(CURLINFO_REDIRECT_TIME_T)
         return t
+    }
+
+    /// The differing values when a header block has `Content-Length`s that disagree.
+    static func conflictingContentLengths(_ headers: HTTPHeaders) -> String? {
+        var values: [String] = []
+        for field in headers where field.name.lowercased() == "content-length" {
+            // One header may carry a list (`5, 5`): identical values are allowed.
+            for value in field.value.split(separator: ",") {
+                let trimmed = value.trimmingCharacters(in: .whitespaces)
+                if !values.contains(trimmed) { values.append(trimmed) }
+            }
+        }
+        return values.count > 1 ? values.joined(separator: " and ") : nil
     }
 
     private static func parseBlock(_ lines: [String]) -> (status: Int, headers: HTTPHeaders) {
