@@ -79,7 +79,7 @@ package struct FileReadError: Error, Sendable, LocalizedError {
 
     package var failureReason: String? { reasonText }
 
-    static func format(_ bytes: Int) -> String {
+    package static func format(_ bytes: Int) -> String {
         if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
         if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
         return "\(bytes) bytes"
@@ -194,7 +194,7 @@ package enum BoundedFileReader {
     }
 
     /// Whole milliseconds, rounded (a 30 s deadline reads "30000 ms", not "29999 ms").
-    static func milliseconds(_ duration: Duration) -> Int {
+    package static func milliseconds(_ duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components
         return Int(seconds) * 1000 + Int((Double(attoseconds) / 1e15).rounded())
     }

@@ -164,6 +164,13 @@ final class CurlTransfer: @unchecked Sendable {
                             courier_mime_data(mimePart, chars.baseAddress, chars.count)
                         }
                     }
+                case .data(let bytes):
+                    _ = bytes.withUnsafeBufferPointer { buffer in
+                        buffer.withMemoryRebound(to: CChar.self) { chars in
+                            // curl_mime_data copies the bytes.
+                            courier_mime_data(mimePart, chars.baseAddress, chars.count)
+                        }
+                    }
                 case .file(let path):
                     if let reason = Self.unreadable(path) {
                         throw HTTPError(kind: .fileUnreadable, message: "cannot read the file of multipart part '\(part.name)' '\(path)': \(reason)",
@@ -180,10 +187,20 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// Why `path` cannot be read as a regular file, or nil when it can.
+    ///
+    /// Only regular files are streamed: libcurl reads them on the transfer thread, where a
+    /// pipe without a writer would block every transfer and `/dev/zero` would never end.
     static func unreadable(_ path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return String(cString: strerror(errno)).lowercased() }
-        if (info.st_mode & S_IFMT) == S_IFDIR { return "it is a directory" }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: return "it is a directory"
+        case S_IFIFO: return "it is a pipe (FIFO), which cannot be streamed: read it into memory and send the bytes"
+        case S_IFCHR, S_IFBLK: return "it is a device, not a file"
+        case S_IFSOCK: return "it is a socket, not a file"
+        default: return "it is not a regular file"
+        }
         guard access(path, R_OK) == 0 else { return String(cString: strerror(errno)).lowercased() }
         return nil
     }

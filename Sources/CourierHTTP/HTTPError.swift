@@ -11,7 +11,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
             case connectionRefused, hostNotFound, timeout, tls, clientCertificateRequired
             case pinMismatch, responseTooLarge, invalidURL, fileUnreadable, cancelled
             case connectionClosed, proxy, tooManyRedirects, transport
-            case badResponse, headerTooLarge, badRedirect
+            case badResponse, headerTooLarge, badRedirect, requestBodyTooLarge
         }
         let code: Code
 
@@ -39,6 +39,8 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         public static let headerTooLarge = Kind(code: .headerTooLarge)
         /// A redirect to a URL that is not `http` or `https` (`file://`), which is never followed.
         public static let badRedirect = Kind(code: .badRedirect)
+        /// A request body read into memory (from a pipe or standard input) exceeded its limit.
+        public static let requestBodyTooLarge = Kind(code: .requestBodyTooLarge)
 
         /// A short name for reports (`type` attribute of a JUnit `<error>`).
         public var description: String {
@@ -60,6 +62,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
             case .badResponse: "bad_response"
             case .headerTooLarge: "header_too_large"
             case .badRedirect: "bad_redirect"
+            case .requestBodyTooLarge: "request_body_too_large"
             }
         }
     }
