@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What a user-named path is on disk, for errors that say so.
 package enum FileType: Sendable, Equatable {
@@ -98,6 +99,50 @@ package struct FileReadError: Error, Sendable, LocalizedError {
 /// let bytes = try BoundedFileReader.read("Workflows/login.yaml", limit: BoundedFileReader.sourceLimit, what: "workflow files")
 /// ```
 package enum BoundedFileReader {
+    // MARK: - Paths that are not UTF-8
+
+    /// File names are bytes; Swift strings are UTF-8. A name that is not valid UTF-8 (from
+    /// `argv` or `readdir`) is shown with replacement characters, and that display string is
+    /// mapped back to its bytes here, so every reader opens the real file.
+    private static let rawPaths = Mutex<[String: [UInt8]]>([:])
+
+    /// The display string for a path given as bytes, remembering the bytes when they are not
+    /// valid UTF-8. Paths below a registered directory resolve through it too.
+    package static func displayPath(forBytes bytes: [UInt8]) -> String {
+        if let valid = String(validating: bytes, as: UTF8.self) { return valid }
+        let display = String(decoding: bytes, as: UTF8.self)
+        // `./d/x` and `d/x` name one file (include paths are normalised): keep one key.
+        let dotSlash: [UInt8] = [UInt8(ascii: "."), UInt8(ascii: "/")]
+        let key = bytes.starts(with: dotSlash) ? String(display.dropFirst(2)) : display
+        let keyBytes = bytes.starts(with: dotSlash) ? Array(bytes.dropFirst(2)) : bytes
+        rawPaths.withLock { $0[key] = keyBytes }
+        return display
+    }
+
+    /// Calls `body` with the C path to pass to the system for `path`: its registered bytes
+    /// (or those of its longest registered parent directory), else its UTF-8.
+    package static func withSystemPath<R>(_ path: String, _ body: (UnsafePointer<CChar>) -> R) -> R {
+        let key = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+        let bytes: [UInt8]? = rawPaths.withLock { table in
+            guard !table.isEmpty else { return nil }
+            if let exact = table[key] { return exact }
+            var best: (display: String, bytes: [UInt8])?
+            for (display, raw) in table where key.hasPrefix(display + "/") && display.count > (best?.display.count ?? -1) {
+                best = (display, raw)
+            }
+            guard let best else { return nil }
+            return best.bytes + Array(key.utf8.dropFirst(best.display.utf8.count))
+        }
+        guard let bytes else { return path.withCString(body) }
+        let terminated = bytes.map { CChar(bitPattern: $0) } + [0]
+        return terminated.withUnsafeBufferPointer { buffer in
+            // Never empty: it holds at least the terminating zero.
+            buffer.baseAddress.map(body) ?? path.withCString(body)
+        }
+    }
+
+    // MARK: - Reading
+
     /// Workflow, include, schema, `--vars-file` and `--env-file` files: 64 MiB.
     package static let sourceLimit = 64 << 20
     /// How long a pipe named as a source file may take to reach its end: 30 s.
@@ -106,7 +151,8 @@ package enum BoundedFileReader {
     /// What `path` is (following symbolic links), or an error when it cannot be inspected.
     package static func type(of path: String) -> Result<FileType, FileReadError> {
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        let status = withSystemPath(path) { stat($0, &info) }
+        guard status == 0 else {
             return .failure(FileReadError(path: path, reason: errno == ENOENT || errno == ENOTDIR ? .missing : .system(Self.errnoText())))
         }
         return .success(FileType(mode: info.st_mode))
@@ -118,7 +164,7 @@ package enum BoundedFileReader {
         case .failure(let error): return error
         case .success(let type) where !type.isReadable: return FileReadError(path: path, reason: .notAFile(type))
         case .success:
-            guard access(path, R_OK) == 0 else { return FileReadError(path: path, reason: .system(Self.errnoText())) }
+            guard withSystemPath(path, { access($0, R_OK) }) == 0 else { return FileReadError(path: path, reason: .system(Self.errnoText())) }
             return nil
         }
     }
@@ -132,7 +178,7 @@ package enum BoundedFileReader {
             throw FileReadError(path: path, reason: .notAFile(type))
         }
         // O_NONBLOCK: opening a FIFO without a writer must not block; reads are polled below.
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = withSystemPath(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else {
             throw FileReadError(path: path, reason: errno == ENOENT ? .missing : .system(Self.errnoText()))
         }

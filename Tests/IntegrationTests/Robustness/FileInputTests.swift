@@ -234,6 +234,41 @@ struct FileInputTests {
         #expect(result.stderr.contains("'/dev/zero'") && result.stderr.contains("character device"), result.context)
     }
 
+    // MARK: - Names that are not UTF-8
+
+    /// Writes `contents` to a file whose name is `nameBytes` (not valid UTF-8) inside `workspace`.
+    static func writeRaw(_ workspace: Workspace, _ nameBytes: [UInt8], _ contents: String) throws {
+        let path = Array(workspace.url.path.utf8) + [UInt8(ascii: "/")] + nameBytes
+        let fd = (path.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+        guard fd >= 0 else { throw HarnessError("cannot create the raw-named file: errno \(errno)") }
+        defer { close(fd) }
+        let bytes = Array(contents.utf8)
+        guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else { throw HarnessError("short write") }
+    }
+
+    @Test("a workflow whose file name is not UTF-8 runs, named on the command line and found in a directory")
+    func nonUTF8Names() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        // "caf\xE9.yaml": Latin-1, as an old archive would name it.
+        try Self.writeRaw(workspace, Array("caf".utf8) + [0xE9] + Array(".yaml".utf8), """
+            name: latin-1 name
+            steps:
+              - name: health
+                request: { url: "\(server.baseURL)/health" }
+                expect: { status: 200 }
+            """)
+        let named = try await Self.shell(#""$@" "$(printf 'caf\351.yaml')" --junit junit.xml"#, ["run"], in: workspace)
+        #expect(named.status == 0, named.context)
+        #expect(named.stdout.contains("caf\u{FFFD}.yaml"), "shown with a replacement character\n\(named.context)")
+        let report = try await JUnitReport.load(workspace.url.appendingPathComponent("junit.xml"))
+        #expect(report.testCase("health")?.passed == true)
+
+        let discovered = try await Courier.run(["run", "."], in: workspace.url)
+        #expect(discovered.status == 0, discovered.context)
+        #expect(discovered.stdout.contains("1 workflow"), discovered.context)
+    }
+
     // MARK: - courier query
 
     @Test("courier query on /dev/zero, a directory or /dev/zero as stdin: exit 2 at once with a clear error",
