@@ -63,9 +63,9 @@ package final class SourceStore: Sendable {
         if let cached = files.withLock({ $0[path] }) { return cached }
         // Read outside the lock: two threads may read the same file once each,
         // which is cheaper than serialising every reader behind one slow disk.
-        let bytes = try BoundedFileReader.read(path, limit: BoundedFileReader.sourceLimit, what: "workflow and other source files",
-                                               deadline: .now + BoundedFileReader.sourcePipeDeadline)
-        let file = SourceFile(path: path, text: String(decoding: bytes, as: UTF8.self))
+        let data = Data(try BoundedFileReader.read(path, limit: BoundedFileReader.sourceLimit, what: "workflow and other source files",
+                                                   deadline: .now + BoundedFileReader.sourcePipeDeadline))
+        let file = SourceFile(path: path, text: String(decoding: data, as: UTF8.self))
         return files.withLock { files in
             if let existing = files[path] { return existing }
             files[path] = file
