@@ -60,12 +60,15 @@ package final class SourceStore: Sendable {
         return file
     }
 
-    /// The source at `path`, reading the file on first use.
-    package func file(_ path: String) throws -> SourceFile {
+    /// The source at `path`, reading the file on first use (through the bounded reader:
+    /// a regular file or a pipe up to ``BoundedFileReader/sourceLimit``; a directory or a
+    /// device is a ``FileReadError`` that says what it is).
+    package func file(_ path: String) throws(FileReadError) -> SourceFile {
         if let cached = files.withLock({ $0[path] }) { return cached }
         // Read outside the lock: two threads may read the same file once each,
         // which is cheaper than serialising every reader behind one slow disk.
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let data = Data(try BoundedFileReader.read(path, limit: BoundedFileReader.sourceLimit, what: "workflow and other source files",
+                                                   deadline: .now + BoundedFileReader.sourcePipeDeadline))
         let file = SourceFile(path: path, text: String(decoding: data, as: UTF8.self), firstInvalidByte: Self.firstInvalidByte(in: data))
         return files.withLock { files in
             if let existing = files[path] { return existing }
@@ -95,6 +98,13 @@ package final class SourceStore: Sendable {
         if files.withLock({ $0[path] }) != nil { return true }
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+
+    /// Nil when `path` names a registered source or a readable regular file or pipe; else why
+    /// it cannot be read (missing, a directory, a device, …).
+    package func problem(with path: String) -> FileReadError? {
+        if files.withLock({ $0[path] }) != nil { return nil }
+        return BoundedFileReader.problem(with: path)
     }
 
     /// The source at `path` if it is registered or readable.

@@ -64,6 +64,8 @@ final class CurlTransfer: @unchecked Sendable {
 
         set(h, CURLOPT_FOLLOWLOCATION, options.followRedirects ? 1 : 0)
         set(h, CURLOPT_MAXREDIRS, options.maxRedirects)
+        // A redirect to file:// (or any other scheme) must never read local files or leave HTTP.
+        set(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         set(h, CURLOPT_TIMEOUT_MS, options.timeoutMilliseconds)
         set(h, CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeoutMilliseconds)
         if options.compressed { set(h, CURLOPT_ACCEPT_ENCODING, "") }
@@ -162,6 +164,13 @@ final class CurlTransfer: @unchecked Sendable {
                             courier_mime_data(mimePart, chars.baseAddress, chars.count)
                         }
                     }
+                case .data(let bytes):
+                    _ = bytes.withUnsafeBufferPointer { buffer in
+                        buffer.withMemoryRebound(to: CChar.self) { chars in
+                            // curl_mime_data copies the bytes.
+                            courier_mime_data(mimePart, chars.baseAddress, chars.count)
+                        }
+                    }
                 case .file(let path):
                     if let reason = Self.unreadable(path) {
                         throw HTTPError(kind: .fileUnreadable, message: "cannot read the file of multipart part '\(part.name)' '\(path)': \(reason)",
@@ -178,10 +187,20 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// Why `path` cannot be read as a regular file, or nil when it can.
+    ///
+    /// Only regular files are streamed: libcurl reads them on the transfer thread, where a
+    /// pipe without a writer would block every transfer and `/dev/zero` would never end.
     static func unreadable(_ path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return String(cString: strerror(errno)).lowercased() }
-        if (info.st_mode & S_IFMT) == S_IFDIR { return "it is a directory" }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: return "it is a directory"
+        case S_IFIFO: return "it is a pipe (FIFO), which cannot be streamed: read it into memory and send the bytes"
+        case S_IFCHR, S_IFBLK: return "it is a device, not a file"
+        case S_IFSOCK: return "it is a socket, not a file"
+        default: return "it is not a regular file"
+        }
         guard access(path, R_OK) == 0 else { return String(cString: strerror(errno)).lowercased() }
         return nil
     }
@@ -234,7 +253,10 @@ final class CurlTransfer: @unchecked Sendable {
             let detail = String(cString: errorBuffer)
             var connectDone: curl_off_t = 0
             _ = courier_easy_getinfo_off(h, request.url.lowercased().hasPrefix("https:") ? CURLINFO_APPCONNECT_TIME_T : CURLINFO_CONNECT_TIME_T, &connectDone)
-            let context = CurlFailureContext(connected: connectDone > 0, receivedResponse: !headerBlocks.isEmpty)
+            var context = CurlFailureContext(connected: connectDone > 0, receivedResponse: !headerBlocks.isEmpty)
+            if let last = headerBlocks.last.map(Self.parseBlock), (300..<400).contains(last.status) {
+                context.redirectLocation = last.headers["Location"]
+            }
             return .failure(HTTPError(curlCode: code, detail: detail, url: request.url, options: request.options, context: context))
         }
 
@@ -250,6 +272,14 @@ final class CurlTransfer: @unchecked Sendable {
         // 1xx blocks (100 Continue) precede the real response; drop them.
         let blocks = headerBlocks.map(Self.parseBlock).filter { $0.status >= 200 || $0.status == 0 }
         let final = blocks.last ?? (status, HTTPHeaders())
+        if let conflict = Self.conflictingContentLengths(final.headers) {
+            // RFC 9112 §6.3: differing lengths make the message's end unknowable; libcurl
+            // silently picks one, so the body may be cut or run into the next response.
+            return .failure(HTTPError(
+                kind: .badResponse,
+                message: "the response has two different Content-Length headers (\(conflict))",
+                hint: HTTPError.badResponseHint(host: HTTPError.host(of: request.url))))
+        }
         var hops: [HTTPRedirectHop] = []
         var hopURL = request.url
         for block in blocks.dropLast() {
@@ -285,6 +315,19 @@ final class CurlTransfer: @unchecked Sendable {
         t.total = get(CURLINFO_TOTAL_TIME_T)
         t.redirect = get(CURLINFO_REDIRECT_TIME_T)
         return t
+    }
+
+    /// The differing values when a header block has `Content-Length`s that disagree.
+    static func conflictingContentLengths(_ headers: HTTPHeaders) -> String? {
+        var values: [String] = []
+        for field in headers where field.name.lowercased() == "content-length" {
+            // One header may carry a list (`5, 5`): identical values are allowed.
+            for value in field.value.split(separator: ",") {
+                let trimmed = value.trimmingCharacters(in: .whitespaces)
+                if !values.contains(trimmed) { values.append(trimmed) }
+            }
+        }
+        return values.count > 1 ? values.joined(separator: " and ") : nil
     }
 
     private static func parseBlock(_ lines: [String]) -> (status: Int, headers: HTTPHeaders) {

@@ -11,6 +11,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
             case connectionRefused, hostNotFound, timeout, tls, clientCertificateRequired
             case pinMismatch, responseTooLarge, invalidURL, fileUnreadable, cancelled
             case connectionClosed, proxy, tooManyRedirects, transport
+            case badResponse, headerTooLarge, badRedirect, requestBodyTooLarge
         }
         let code: Code
 
@@ -31,6 +32,15 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         public static let proxy = Kind(code: .proxy)
         public static let tooManyRedirects = Kind(code: .tooManyRedirects)
         public static let transport = Kind(code: .transport)
+        /// The server's reply is not valid HTTP: a garbage or HTTP/0.9 status line, status
+        /// `000`, broken chunking, two different `Content-Length`s.
+        public static let badResponse = Kind(code: .badResponse)
+        /// A response header line, or the whole header block, is larger than libcurl accepts.
+        public static let headerTooLarge = Kind(code: .headerTooLarge)
+        /// A redirect to a URL that is not `http` or `https` (`file://`), which is never followed.
+        public static let badRedirect = Kind(code: .badRedirect)
+        /// A request body read into memory (from a pipe or standard input) exceeded its limit.
+        public static let requestBodyTooLarge = Kind(code: .requestBodyTooLarge)
 
         /// A short name for reports (`type` attribute of a JUnit `<error>`).
         public var description: String {
@@ -49,6 +59,10 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
             case .proxy: "proxy"
             case .tooManyRedirects: "too_many_redirects"
             case .transport: "transport"
+            case .badResponse: "bad_response"
+            case .headerTooLarge: "header_too_large"
+            case .badRedirect: "bad_redirect"
+            case .requestBodyTooLarge: "request_body_too_large"
             }
         }
     }
@@ -82,6 +96,8 @@ struct CurlFailureContext {
     var connected = false
     /// Whether any response header line arrived.
     var receivedResponse = false
+    /// The `Location` of the last response when it was a redirect.
+    var redirectLocation: String?
 }
 
 extension HTTPError {
@@ -124,9 +140,30 @@ extension HTTPError {
             } else {
                 hint = "the response did not finish within \(Self.milliseconds(options.timeoutMilliseconds)) ('timeout'); the server stalled or is slow"
             }
+        case CURLE_UNSUPPORTED_PROTOCOL where context.redirectLocation != nil:
+            // Only http and https are followed (CURLOPT_REDIR_PROTOCOLS_STR).
+            kind = .badRedirect
+            hint = "the server redirected to '\(context.redirectLocation ?? "")'; only http and https redirects are followed"
+        case CURLE_UNSUPPORTED_PROTOCOL where context.connected, CURLE_WEIRD_SERVER_REPLY:
+            // libcurl 7.88 reports an HTTP/0.9 reply (no status line, or a garbage one) and
+            // status 000 as an unsupported protocol once connected: the reply, not the URL, is wrong.
+            kind = .badResponse
+            hint = Self.badResponseHint(host: host)
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
             kind = .invalidURL
             hint = "a URL needs a scheme and a host, like http://127.0.0.1:8080/path"
+        case CURLE_OUT_OF_MEMORY where context.connected:
+            // libcurl refuses a header line above CURL_MAX_HTTP_HEADER (100 KB) with
+            // "out of memory" ("Avoided giant realloc for header"); memory is fine.
+            kind = .headerTooLarge
+            hint = Self.headerTooLargeHint(host: host)
+        case CURLE_RECV_ERROR where message.contains("Too large response headers"):
+            // libcurl 7.88 caps the whole header block at 300 KB (many headers).
+            kind = .headerTooLarge
+            hint = Self.headerTooLargeHint(host: host)
+        case CURLE_RECV_ERROR where message.contains("chunked-encoding") || message.contains("chunk"):
+            kind = .badResponse
+            hint = "the server's chunked transfer-encoding is broken (a chunk size is not hexadecimal); \(Self.badResponseHint(host: host))"
         case CURLE_PEER_FAILED_VERIFICATION:
             kind = .tls
             if message.contains("subject name") || message.contains("host name") || message.contains("does not match") {
@@ -194,7 +231,8 @@ extension HTTPError {
         case CURLE_ABORTED_BY_CALLBACK:
             kind = .cancelled
         case CURLE_BAD_CONTENT_ENCODING:
-            kind = .transport
+            // Corrupt gzip/deflate/br: the server's bytes are wrong, not the transport.
+            kind = .badResponse
             hint = "the body could not be decoded; set 'compressed: false' to receive it as sent"
         default:
             kind = .transport
@@ -259,6 +297,14 @@ extension HTTPError {
         let count = fread(&buffer, 1, buffer.count, file)
         let head = String(decoding: buffer.prefix(count), as: UTF8.self)
         return head.contains("ENCRYPTED")
+    }
+
+    static func badResponseHint(host: String) -> String {
+        "the server at \(host) did not answer in valid HTTP/1.1 or HTTP/2: is it an HTTP server, and is it working properly?"
+    }
+
+    static func headerTooLargeHint(host: String) -> String {
+        "the server at \(host) sent response headers larger than an HTTP client accepts (100 KB per line, 300 KB in all); a misbehaving server or proxy?"
     }
 
     static func responseTooLargeHint(_ limit: Int) -> String {

@@ -28,7 +28,8 @@ public struct HTTPRequest: Sendable {
 public enum HTTPRequestBody: Sendable {
     case none
     case bytes([UInt8])
-    /// A file streamed as the body.
+    /// A regular file streamed as the body. Pipes and devices are refused (reading them
+    /// would block the transfer thread): read a pipe first and send its `bytes`.
     case file(path: String)
     case multipart([MultipartPart])
 }
@@ -37,8 +38,10 @@ public enum HTTPRequestBody: Sendable {
 public struct MultipartPart: Sendable {
     public enum Content: Sendable {
         case value(String)
-        /// Streamed from disk with `curl_mime_filedata`.
+        /// Streamed from disk with `curl_mime_filedata`; must be a regular file.
         case file(path: String)
+        /// Bytes already in memory, sent as a file part (what was read from a pipe).
+        case data([UInt8])
     }
 
     public var name: String

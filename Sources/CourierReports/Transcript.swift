@@ -27,6 +27,7 @@ package enum Transcript {
                 switch part.content {
                 case .value(let value): lines.append("[part \(part.name)] \(masker.mask(value))")
                 case .file(let path): lines.append("[part \(part.name)] <file \(path)>")
+                case .data(let bytes): lines.append("[part \(part.name)] <\(bytes.count) bytes>")
                 }
             }
         }

@@ -64,8 +64,13 @@ struct SchemaChecker {
     }
 
     private static func readJSON(_ path: String) -> Result<JSONValue, AssertionFailureReason> {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(AssertionFailureReason("cannot read the schema file '\(path)'"))
+        // Bounded, and never a pipe: this runs on the transfer thread, where a read could block.
+        let data: [UInt8]
+        do throws(FileReadError) {
+            if case .success(.fifo) = BoundedFileReader.type(of: path) { throw FileReadError(path: path, reason: .notAFile(.fifo)) }
+            data = try BoundedFileReader.read(path, limit: BoundedFileReader.sourceLimit, what: "schema files")
+        } catch {
+            return .failure(AssertionFailureReason("cannot read the schema file '\(path)': \(error.reasonText)"))
         }
         do {
             return .success(try JSONValue.parse(data))

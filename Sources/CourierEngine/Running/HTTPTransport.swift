@@ -7,6 +7,7 @@ package protocol HTTPTransport: Sendable {
 
 extension HTTPClient: HTTPTransport {
     package func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-        try await execute(request)
+        // Pipes and standard input are read here, off the transfer thread; files stay streamed.
+        try await execute(try await PipedBodyReader.resolve(request))
     }
 }

@@ -118,7 +118,7 @@ struct RequestBuilder {
                 let content: CourierHTTP.MultipartPart.Content
                 switch part.content {
                 case .value(let value): content = .value(try renderer.string(value))
-                case .file(let path): content = .file(path: try resolvePath(path))
+                case .file(let path): content = .file(path: try resolveBodyPath(path))
                 }
                 result.append(CourierHTTP.MultipartPart(
                     name: try renderer.string(part.name), content: content,
@@ -131,9 +131,16 @@ struct RequestBuilder {
             return .bytes(Array(try renderer.string(text).utf8))
         case .file(let path, let contentType)?:
             if let contentType { defaultContentType(try renderer.string(contentType)) }
-            // Read (and a missing file reported, as `file_unreadable`) when the request is sent.
-            return .file(path: try resolvePath(path))
+            // Read (and a missing file reported, as `file_unreadable`) when the request is sent;
+            // a pipe or `-` (standard input) is read then too (PipedBodyReader).
+            return .file(path: try resolveBodyPath(path))
         }
+    }
+
+    /// Like `resolvePath`, but `-` stays `-`: standard input, not a file named `-`.
+    private func resolveBodyPath(_ template: Template) throws(EvaluationError) -> String {
+        let path = try renderer.string(template)
+        return path == PipedBodyReader.standardInputPath ? path : Self.resolve(path, against: directory)
     }
 
     private func resolvePath(_ template: Template) throws(EvaluationError) -> String {

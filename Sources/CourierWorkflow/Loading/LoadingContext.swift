@@ -28,13 +28,33 @@ final class LoadingContext {
 }
 
 extension WorkflowDecoder {
-    /// Reports a literal path that names no file, at the key's value.
+    /// Keys whose file is read by Courier into the request (a pipe, or `-` for standard
+    /// input, is read whole within the step's timeout); every other file (`tls.*`, `schema`)
+    /// must be a regular file.
+    static let keysTakingPipes: Set<String> = ["body_file", "file"]
+
+    /// Reports a literal path that names no file, or names something that is not a file
+    /// (a directory, a device, a socket), at the key's value.
     @discardableResult
     func checkFile(_ path: Template, for key: String) -> Template {
         guard let loading, let text = path.literalText, !text.isEmpty else { return path }
+        let takesPipes = Self.keysTakingPipes.contains(key)
+        if text == "-" {
+            if !takesPipes { error("'-' (standard input) cannot be used for '\(key)'; name a file", at: path.range) }
+            return path
+        }
         let resolved = FilePaths.resolve(text, against: directory)
-        if !loading.sources.exists(resolved) {
+        guard let problem = loading.sources.problem(with: resolved) else {
+            if !takesPipes, case .success(.fifo) = BoundedFileReader.type(of: resolved) {
+                error("'\(text)' for '\(key)' is a pipe (FIFO), not a file; only 'body_file' and multipart 'file' read pipes",
+                      at: path.range)
+            }
+            return path
+        }
+        if problem.reason == .missing {
             error("no such file '\(text)' for '\(key)'\(Self.lookedFor(resolved, text))", at: path.range)
+        } else {
+            error("cannot use '\(text)' for '\(key)': \(problem.reasonText)\(Self.lookedFor(resolved, text))", at: path.range)
         }
         return path
     }
@@ -58,8 +78,12 @@ extension WorkflowDecoder {
             return nil
         }
         if let done = loading.loaded[resolved] { return done }
-        guard loading.sources.exists(resolved) else {
-            error("no such file '\(text)' for 'include'\(Self.lookedFor(resolved, text))", at: path.range)
+        if let problem = loading.sources.problem(with: resolved) {
+            if problem.reason == .missing {
+                error("no such file '\(text)' for 'include'\(Self.lookedFor(resolved, text))", at: path.range)
+            } else {
+                error("cannot include '\(text)': \(problem.reasonText)\(Self.lookedFor(resolved, text))", at: path.range)
+            }
             return nil
         }
         loading.chain.append(resolved)
@@ -69,6 +93,8 @@ extension WorkflowDecoder {
         for diagnostic in decoded.diagnostics {
             var d = diagnostic
             if d.severity != .note, d.range?.file == resolved { d.notes.append(note) }
+            // The file could not be read at all (a pipe that never ended): point at the include.
+            if d.range == nil { d.range = path.range }
             diagnostics.append(d)
         }
         guard let steps = decoded.steps else { return nil }
@@ -84,7 +110,7 @@ func decodeIncludedFile(path: String, loading: LoadingContext) -> (steps: [Step]
     do {
         file = try loading.sources.file(path)
     } catch {
-        return (nil, [.error("cannot read included file '\(path)': \(error.localizedDescription)", at: nil)])
+        return (nil, [.error("cannot read included file '\(path)': \(error.reasonText)", at: nil)])
     }
     let loaded = YAMLLoader().load(file.text, file: path)
     let decoder = WorkflowDecoder(directory: FilePaths.directory(of: path), loading: loading)

@@ -158,8 +158,12 @@ enum RunCommand {
                                   sources: SourceStore, diagnostics: inout [Diagnostic]) throws(UsageError) {
         var environment = ProcessInfo.processInfo.environment
         for path in parsed.all("--env-file") {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw UsageError("cannot read --env-file '\(path)'")
+            let text: String
+            do throws(FileReadError) {
+                text = String(decoding: try BoundedFileReader.read(path, limit: BoundedFileReader.sourceLimit, what: "--env-file",
+                                                                   deadline: .now + BoundedFileReader.sourcePipeDeadline), as: UTF8.self)
+            } catch {
+                throw UsageError("cannot read --env-file '\(path)': \(error.reasonText)")
             }
             // A file the user names explicitly wins over the inherited environment.
             environment.merge(try DotEnv.parse(text, file: path)) { _, fromFile in fromFile }

@@ -17,13 +17,14 @@ let queryUsage = """
       -h, --help  show this help
 
     exit status: 0 on success (also when nothing matches), 2 for an invalid query, invalid
-    JSON, an unreadable file or a usage error.
+    JSON, an unreadable file (a directory, a device such as /dev/zero, or more than 256 MiB)
+    or a usage error.
     """
 
 /// Runs `courier query` with the arguments after the word `query`; returns the exit status.
 func runQueryCommand(_ arguments: [String]) -> Int32 {
-    let result = executeQueryCommand(arguments) {
-        FileHandle.standardInput.readDataToEndOfFile()
+    let result = executeQueryCommand(arguments) { () throws(FileReadError) -> Data in
+        Data(try BoundedFileReader.readStandardInput(limit: queryInputLimit, what: "courier query input"))
     }
     Output.out(result.standardOutput)
     Output.err(result.standardError)
@@ -37,7 +38,11 @@ struct QueryCommandResult: Equatable {
     var status: Int32 = 0
 }
 
-func executeQueryCommand(_ arguments: [String], readStandardInput: () -> Data) -> QueryCommandResult {
+/// The most `courier query` reads from FILE or standard input: 256 MiB, like a response body.
+/// A device (`/dev/zero`), a directory or a larger input is an error (exit 2), not a hang.
+let queryInputLimit = 256 << 20
+
+func executeQueryCommand(_ arguments: [String], readStandardInput: () throws(FileReadError) -> Data) -> QueryCommandResult {
     var printPaths = false
     var compact = false
     var positionals: [String] = []
@@ -69,16 +74,16 @@ func executeQueryCommand(_ arguments: [String], readStandardInput: () -> Data) -
 
     let fileName: String
     let bytes: Data
-    if positionals.count == 2 && positionals[1] != "-" {
-        fileName = positionals[1]
-        switch readFile(atPath: fileName) {
-        case .success(let data): bytes = data
-        case .failure(let reason):
-            return QueryCommandResult(standardError: "error: cannot read '\(fileName)': \(reason.message)\n", status: 2)
+    do throws(FileReadError) {
+        if positionals.count == 2 && positionals[1] != "-" {
+            fileName = positionals[1]
+            bytes = Data(try BoundedFileReader.read(fileName, limit: queryInputLimit, what: "courier query input"))
+        } else {
+            fileName = "<stdin>"
+            bytes = try readStandardInput()
         }
-    } else {
-        fileName = "<stdin>"
-        bytes = readStandardInput()
+    } catch {
+        return QueryCommandResult(standardError: "error: \(error.errorDescription ?? "cannot read input")\n", status: 2)
     }
 
     let document: JSONValue
@@ -98,24 +103,6 @@ func executeQueryCommand(_ arguments: [String], readStandardInput: () -> Data) -
 
 private func usageError(_ message: String) -> QueryCommandResult {
     QueryCommandResult(standardError: "error: \(message)\nusage: courier query [--paths] [--compact] JSONPATH [FILE]\n", status: 2)
-}
-
-private struct ReadFailure: Error {
-    var message: String
-}
-
-private func readFile(atPath path: String) -> Result<Data, ReadFailure> {
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { return .failure(ReadFailure(message: String(cString: strerror(errno)))) }
-    defer { close(descriptor) }
-    var data = Data()
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if count < 0 { return .failure(ReadFailure(message: String(cString: strerror(errno)))) }
-        if count == 0 { return .success(data) }
-        data.append(contentsOf: chunk[0..<count])
-    }
 }
 
 // MARK: - Diagnostics
