@@ -92,7 +92,7 @@ for target in "${targets[@]}"; do
     -artifact_prefix="$findings/" -print_final_stats=1 \
     "$corpus" "Fuzz/Seeds/$target" "$out/seeds/$target" >"$out/$target.log" 2>&1
   status=$?
-  grep -E '^(stat::number_of_executed_runs|stat::peak_rss_mb)' "$out/$target.log" | tr '\n' ' '
+  grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$out/$target.log" | tr -s ' \n' ' '
   echo
   if [ $status -ne 0 ] || [ -n "$(ls -A "$findings")" ]; then
     echo "fuzz: $target FOUND something (exit $status); inputs in $findings, log in $out/$target.log:"
