@@ -14,7 +14,8 @@
 # internal; its target uses `@testable import`). Seeds: Fuzz/Seeds/<target> (hand-picked, in
 # the repository) plus what Scripts/fuzz-seeds.sh generates from the tests into
 # .build/fuzz/seeds/<target>. libFuzzer adds what it finds to .build/fuzz/corpus/<target>.
-# Crashes, timeouts and out-of-memory inputs go to .build/fuzz/findings/<target>/; the exit
+# Crashes, timeouts and out-of-memory inputs go to .build/fuzz/findings/<target>/ (emptied at
+# the start of each run: copy a finding into a regression test before fuzzing again); the exit
 # status is 1 when any target found something.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -84,6 +85,8 @@ found=()
 for target in "${targets[@]}"; do
   corpus=$out/corpus/$target
   findings=$out/findings/$target
+  # Each run reports only what it found itself: earlier findings are regression tests by now.
+  rm -rf "$findings"
   mkdir -p "$corpus" "$findings"
   echo "fuzz: $target for ${seconds}s (max_len $max_len, timeout ${timeout}s, rss ${rss_mb} MB)"
   # The first corpus folder receives new inputs; the seed folders are only read.
