@@ -9,7 +9,7 @@
 #
 # SwiftPM cannot link a libFuzzer executable (its `main` is libFuzzer's), so the modules a target
 # needs are compiled here with swiftc into .build/fuzz: every module with
-# `-sanitize=fuzzer,address` (coverage and AddressSanitizer), `-package-name Courier` (the
+# `-sanitize=fuzzer,address` (coverage, AddressSanitizer and LeakSanitizer), `-package-name Courier` (the
 # modules talk through `package` declarations) and `-enable-testing` (the template parser is
 # internal; its target uses `@testable import`). Seeds: Fuzz/Seeds/<target> (hand-picked, in
 # the repository) plus what Scripts/fuzz-seeds.sh generates from the tests into
@@ -90,7 +90,8 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus" "$findings"
   echo "fuzz: $target for ${seconds}s (max_len $max_len, timeout ${timeout}s, rss ${rss_mb} MB)"
   # The first corpus folder receives new inputs; the seed folders are only read.
-  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} "$out/bin/fuzz-$target" \
+  # LeakSanitizer stays on: it found the JSON parser's shape-tree leak (finding json-1).
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} "$out/bin/fuzz-$target" \
     -max_total_time="$seconds" -max_len="$max_len" -timeout="$timeout" -rss_limit_mb="$rss_mb" \
     -artifact_prefix="$findings/" -print_final_stats=1 \
     "$corpus" "Fuzz/Seeds/$target" "$out/seeds/$target" >"$out/$target.log" 2>&1
