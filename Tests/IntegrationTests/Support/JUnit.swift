@@ -90,10 +90,10 @@ struct JUnitReport {
     }
 
     /// Validates with Tests/Support/validate_junit.py (run once, in `--serve` mode, by
-    /// `SchemaValidator.shared`) against `<corpora>/junit/jenkins-xunit/junit-10.xsd`, using
+    /// `SchemaValidator.shared`) against `Paths.junitSchema` (fetched by Scripts/corpora.sh), using
     /// `COURIER_PYTHON` (default `.venv/bin/python3`). An invalid report is a test failure. A
     /// missing Python, `xmlschema` or schema is a failure on CI (`CI` set) and a known issue
-    /// elsewhere (Scripts/venv.sh installs what is needed).
+    /// elsewhere (`make test` runs Scripts/venv.sh and Scripts/corpora.sh, which install them).
     static func validateAgainstSchema(_ file: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         switch await SchemaValidator.shared.validate(file.path) {
         case .valid:
@@ -107,7 +107,7 @@ struct JUnitReport {
             if Paths.onCI {
                 Issue.record(message, sourceLocation: sourceLocation)
             } else {
-                withKnownIssue("JUnit schema validation needs Scripts/venv.sh and the shared corpora (fails when CI is set)") {
+                withKnownIssue("JUnit schema validation needs Scripts/venv.sh and Scripts/corpora.sh (fails when CI is set)") {
                     Issue.record(message, sourceLocation: sourceLocation)
                 }
             }

