@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes the two load benchmarks:
-#   $1/big.yaml   ~5 MB, the same steps as the `largeWorkflowLoadsQuickly` test
+#   $1/big.yaml   ~5 MB, the same steps as the `largeWorkflowLoads` test
 #   $1/bench.yaml 2,000 small steps, the HTTP benchmark's workflow (~200 KB)
 set -euo pipefail
 out=${1:-/tmp/courier-yaml-bench}

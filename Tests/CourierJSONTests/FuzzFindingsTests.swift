@@ -4,14 +4,8 @@ import Testing
 
 /// Inputs that crashed or hung the fuzz targets (`make fuzz`, Fuzz/Targets) or the sanitized
 /// test suite (`make sanitize`), fed through the same entry points. Each names its finding.
-///
-/// Findings in the nesting limits' area stay gated until that work is merged: today they
-/// overflow the stack and would take the whole test process down with them. Run them with
-/// `COURIER_FUZZ_FINDINGS=1`; once they pass, drop the gate.
 @Suite("Fuzz findings: JSON")
 struct JSONFuzzFindingsTests {
-    static var nestingLimitsMerged: Bool { ProcessInfo.processInfo.environment["COURIER_FUZZ_FINDINGS"] != nil }
-
     /// Finding schema-1 (target `schema`, 3,039 bytes; first seen by `make sanitize` in
     /// JSONSchemaTests.recursiveSchemaFollowsTheInstance, which overflows under AddressSanitizer
     /// at only 51 levels): a schema that `$ref`s itself per property, validated against a
@@ -19,7 +13,7 @@ struct JSONFuzzFindingsTests {
     /// stack-overflow in SchemaEvaluator.check (SchemaEvaluator.swift:126), recursing
     /// check → evaluate → apply → follow per level. Expected: a result (valid here) or a
     /// depth violation, no crash.
-    @Test(.enabled(if: nestingLimitsMerged, "finding schema-1: stack overflow until schema evaluation depth is limited"))
+    @Test
     func recursiveSchemaOverADeepInstanceDoesNotOverflow() throws {
         let depth = 500
         let text = ##"{"properties":{"a":{"$ref":"#"}},"a":"## + String(repeating: #"{"a":"#, count: depth) + "0"

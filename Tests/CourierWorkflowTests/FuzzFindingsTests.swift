@@ -5,20 +5,14 @@ import Testing
 
 /// Inputs that crashed or hung the fuzz targets (`make fuzz`, Fuzz/Targets), fed through the
 /// same entry points. Each names its finding.
-///
-/// Findings in the nesting limits' area stay gated until that work is merged: today they
-/// overflow the stack and would take the whole test process down with them. Run them with
-/// `COURIER_FUZZ_FINDINGS=1`; once they pass, drop the gate.
 @Suite("Fuzz findings: workflow and template")
 struct FuzzFindingsTests {
-    static var nestingLimitsMerged: Bool { ProcessInfo.processInfo.environment["COURIER_FUZZ_FINDINGS"] != nil }
-
     /// Finding template-1 (target `template`, Fixtures/fuzz/template-1-nested-parentheses.txt, as
     /// libFuzzer saved it: 1,520 bytes, 1,500 `(` in one unterminated expression).
     /// AddressSanitizer: stack-overflow in ExpressionParser.parseAnd (ExpressionParser.swift:69),
     /// recursing parseOr → parseAnd → parseNot → parseCompare → parseFiltered → parsePostfix →
     /// parsePrimary → parseOr per parenthesis. Expected once nesting is limited: a diagnostic.
-    @Test(.enabled(if: nestingLimitsMerged, "finding template-1: stack overflow until template nesting is limited"))
+    @Test
     func deeplyParenthesizedExpressionIsRejected() throws {
         let file = fixturesDirectory.appendingPathComponent("fuzz/template-1-nested-parentheses.txt")
         let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
@@ -31,7 +25,7 @@ struct FuzzFindingsTests {
 
     /// Finding template-1 inside a workflow, through the loader and decoder the CLI uses (2,000
     /// balanced parentheses this time, so only the depth can make it an error).
-    @Test(.enabled(if: nestingLimitsMerged, "finding template-1: stack overflow until template nesting is limited"))
+    @Test
     func deeplyParenthesizedTemplateInAWorkflowIsAnError() {
         let template = "{{ " + String(repeating: "(", count: 2_000) + "a" + String(repeating: ")", count: 2_000) + " }}"
         let yaml = "steps:\n  - request: { url: '\(template)' }\n"
