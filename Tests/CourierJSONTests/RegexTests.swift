@@ -210,4 +210,13 @@ import Testing
         #expect(match[1] == "42")
         #expect(try RegexPattern("(\\w+\\s?)*!", dialect: .workflow).matches(body) == false)
     }
+
+    @Test func jsonPathRecordsTheFirstCallThatRanOutOfBudget() throws {
+        let cache = IRegexpCache(budget: RegexBudget(steps: 50))
+        let regex = try #require(cache.regex(for: "(a|a)*b", anchored: true))
+        #expect(cache.matches(regex, String(repeating: "a", count: 39), pattern: "(a|a)*b", anchored: true) == false)
+        #expect(cache.firstExceeded?.description == "match() with '(a|a)*b': pattern too expensive (more than 50 steps against 39 characters)")
+        // Later calls answer false at once.
+        #expect(cache.matches(regex, "b", pattern: "(a|a)*b", anchored: true) == false)
+    }
 }

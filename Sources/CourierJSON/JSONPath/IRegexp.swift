@@ -25,21 +25,23 @@ enum IRegexp {
 /// A compiled `match`/`search` pattern.
 final class CompiledIRegexp {
     private let regex: RegexPattern
+    private let budget: RegexBudget
     /// Set once a match ran out of budget; later calls then answer false at once, so a filter
     /// over many nodes pays for the budget once.
     private(set) var exceeded: RegexBudgetExceeded?
 
-    init?(pattern: String, anchored: Bool) {
+    init?(pattern: String, anchored: Bool, budget: RegexBudget) {
         guard let translated = IRegexp.translate(pattern) else { return nil }
         let source = anchored ? "^(?:\(translated))$" : translated
         guard let regex = try? RegexPattern(source, dialect: .ecma262) else { return nil }
         self.regex = regex
+        self.budget = budget
     }
 
     func matches(_ subject: String) -> Bool {
         guard exceeded == nil else { return false }
         do {
-            return try regex.matches(subject)
+            return try regex.matches(subject, budget: budget)
         } catch {
             exceeded = error
             return false
@@ -52,11 +54,16 @@ final class IRegexpCache {
     private var compiled: [String: CompiledIRegexp?] = [:]
     /// The first `match()`/`search()` call of the evaluation that ran out of budget.
     private(set) var firstExceeded: JSONPathRegexTooExpensive?
+    private let budget: RegexBudget
+
+    init(budget: RegexBudget = .default) {
+        self.budget = budget
+    }
 
     func regex(for pattern: String, anchored: Bool) -> CompiledIRegexp? {
         let key = (anchored ? "m:" : "s:") + pattern
         if let cached = compiled[key] { return cached }
-        let regex = CompiledIRegexp(pattern: pattern, anchored: anchored)
+        let regex = CompiledIRegexp(pattern: pattern, anchored: anchored, budget: budget)
         compiled[key] = regex
         return regex
     }
