@@ -56,7 +56,9 @@ struct RegexCompiler {
     }
 
     private mutating func addSet(_ set: ScalarSet) -> Int {
-        program.sets.append(CompiledScalarSet(set, ignoreCase: flags.ignoreCase))
+        let compiled = CompiledScalarSet(set, ignoreCase: flags.ignoreCase)
+        program.sets.append(compiled)
+        program.asciiBits += [compiled.low, compiled.high]
         return program.sets.count - 1
     }
 

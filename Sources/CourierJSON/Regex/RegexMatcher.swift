@@ -30,6 +30,9 @@ struct RegexMatcher {
     let limit: Int
     private(set) var steps = 0
     private var memo: [UInt64] = []
+    /// Buffers kept from one start position to the next, so a search allocates once.
+    private var slotBuffer: [Int] = []
+    private var stackBuffer: [Frame] = []
     /// Largest visited set allocated (in bits); beyond it the matcher runs without one and
     /// only the step limit bounds it.
     static let maximumMemoBits = 1 << 28
@@ -82,9 +85,22 @@ struct RegexMatcher {
     private mutating func run(from start: Int) -> Outcome {
         let instructions = program.instructions
         let sets = program.sets
+        let bits = program.asciiBits
         let count = subject.count
-        var slots = [Int](repeating: -1, count: program.slotCount)
+        var slots: [Int] = []
         var stack: [Frame] = []
+        swap(&slots, &slotBuffer)
+        swap(&stack, &stackBuffer)
+        defer {
+            swap(&slots, &slotBuffer)
+            swap(&stack, &stackBuffer)
+        }
+        if slots.count != program.slotCount {
+            slots = [Int](repeating: -1, count: program.slotCount)
+        } else {
+            for i in slots.indices { slots[i] = -1 }
+        }
+        stack.removeAll(keepingCapacity: true)
         var snapshots: [[Int]] = []
         var pc = 0
         var position = start
@@ -117,7 +133,7 @@ struct RegexMatcher {
                     guard case .repeatSet(let set, _, let max, _, let backward, let row) = instructions[repeatPC],
                           taken < max else { break }
                     let index = backward ? at - 1 : at
-                    guard index >= 0, index < count, sets[set].contains(subject[index]) else { break }
+                    guard index >= 0, index < count, Self.contains(set, subject[index], bits, sets) else { break }
                     let next = backward ? at - 1 : at + 1
                     stack.append(.lazy(pc: repeatPC, position: next, count: taken + 1))
                     if visited(row, next) { break }
@@ -148,7 +164,7 @@ struct RegexMatcher {
                 pc += 1
             case .set(let set, let backward):
                 let index = backward ? position - 1 : position
-                guard index >= 0, index < count, sets[set].contains(subject[index]) else { failing = true; continue }
+                guard index >= 0, index < count, Self.contains(set, subject[index], bits, sets) else { failing = true; continue }
                 position = backward ? index : index + 1
                 pc += 1
             case .repeatSet(let set, let min, let max, let greedy, let backward, let row):
@@ -158,7 +174,7 @@ struct RegexMatcher {
                 var at = position
                 while taken < wanted {
                     let index = backward ? at - 1 : at
-                    guard index >= 0, index < count, sets[set].contains(subject[index]) else { break }
+                    guard index >= 0, index < count, Self.contains(set, subject[index], bits, sets) else { break }
                     at = backward ? index : index + 1
                     taken += 1
                     steps += 1
@@ -250,6 +266,14 @@ struct RegexMatcher {
                 return .match(Array(slots[0..<(2 * (program.groupCount + 1))]))
             }
         }
+    }
+
+    @inline(__always)
+    private static func contains(_ set: Int, _ value: UInt32, _ bits: [UInt64], _ sets: [CompiledScalarSet]) -> Bool {
+        if value < 128 {
+            return bits[2 * set + Int(value >> 6)] & (1 << UInt64(value & 63)) != 0
+        }
+        return sets[set].contains(value)
     }
 
     private func holds(_ assertion: RegexAssertion, multiline: Bool, at position: Int) -> Bool {

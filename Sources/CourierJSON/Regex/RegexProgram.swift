@@ -32,6 +32,9 @@ struct RegexProgram {
 
     var instructions: [Instruction] = []
     var sets: [CompiledScalarSet] = []
+    /// The ASCII bitmaps of `sets`, two words per set, flat so the matcher's hot loop reads
+    /// them without touching the sets themselves.
+    var asciiBits: [UInt64] = []
     /// Capture groups, not counting group 0 (the whole match).
     var groupCount = 0
     var groupNames: [String: Int] = [:]

@@ -158,8 +158,9 @@ enum BuiltinSet {
 
 /// A ``ScalarSet`` ready for matching: ASCII answers come from a bitmap computed once.
 struct CompiledScalarSet {
-    private let low: UInt64
-    private let high: UInt64
+    /// Membership of U+0000–U+003F and U+0040–U+007F.
+    let low: UInt64
+    let high: UInt64
     private let set: ScalarSet
     private let ignoreCase: Bool
 
