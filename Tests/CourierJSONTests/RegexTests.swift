@@ -73,6 +73,9 @@ import Testing
         Case(pattern: "(?i)straße", subject: "STRAßE", groups: ["STRAßE"], dialect: .workflow),
         Case(pattern: "(?i)σ", subject: "Σ", groups: ["Σ"], dialect: .workflow),
         Case(pattern: "(?i)[^a]", subject: "A", groups: nil, dialect: .workflow),
+        Case(pattern: "(?i)ſ", subject: "xS", groups: ["S"], dialect: .workflow),
+        Case(pattern: "(?i)ſ+", subject: "xsS", groups: ["sS"], dialect: .workflow),
+        Case(pattern: "(?i)k", subject: "\u{212A}", groups: ["\u{212A}"], dialect: .workflow),
         Case(pattern: "(?i)(a)\\1", subject: "aA", groups: ["aA", "a"], dialect: .workflow),
         // Backreferences and named groups.
         Case(pattern: "(a|b)\\1", subject: "abba", groups: ["bb", "b"]),

@@ -206,7 +206,9 @@ extension RegexNode {
     /// empty; `nil` otherwise.
     var firstScalars: ScalarSet? {
         switch self {
-        case .scalar(let value): return .single(value)
+        case .scalar(let value):
+            // With its case variants: a superset is safe for skipping, and `(?i)` needs them.
+            return ScalarSet(items: CaseFolding.variants(of: value).map { .range($0, $0) })
         case .set(let set): return set
         case .concatenation(let items):
             guard let first = items.first else { return nil }

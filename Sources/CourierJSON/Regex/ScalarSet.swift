@@ -188,6 +188,12 @@ struct CompiledScalarSet {
         // Under `i` a scalar is in the class when a scalar with the same case folding is
         // (ECMA-262 Canonicalize); `[^…]` then negates that.
         let inItems = set.itemsContain(value) || CaseFolding.variants(of: value).contains { set.itemsContain($0) }
+            || set.items.contains { item in
+                // Single scalars compare by folding too, as the `scalar` instruction does
+                // (`ſ` folds to `s`, though `s` has no case variant `ſ`).
+                guard case .range(let low, let high) = item, low == high else { return false }
+                return CaseFolding.fold(low) == CaseFolding.fold(value)
+            }
         return inItems != set.negated
     }
 }
