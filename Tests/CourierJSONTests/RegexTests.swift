@@ -39,6 +39,12 @@ import Testing
         Case(pattern: "(?:(a)|b)+", subject: "ab", groups: ["ab", nil]),
         Case(pattern: "(a*)*b", subject: "aab", groups: ["aab", "aa"]),
         Case(pattern: "(a*)+$", subject: "b", groups: ["", ""]),
+        // ECMA-262's empty check: an optional iteration may not match empty (found by
+        // comparing with V8 on random patterns).
+        Case(pattern: "(\\b)?", subject: "ca", groups: ["", nil]),
+        Case(pattern: "(.??)?", subject: "bcb", groups: ["b", "b"]),
+        Case(pattern: "([ab]??){1,2}", subject: "aa", groups: ["a", "a"]),
+        Case(pattern: "^(?:(?:a??.+?)*?|\\b)+", subject: "AaaAa ", groups: ["AaaAa "]),
         // Anchors and word boundaries.
         Case(pattern: "^b", subject: "a\nb", groups: nil),
         Case(pattern: "a$", subject: "a\n", groups: nil),

@@ -7,9 +7,12 @@
 /// Memoization (RE2's "BitState"): without backreferences, whether the rest of the pattern
 /// matches from instruction `pc` at position `p` depends only on `(pc, p)`, so each branch
 /// point records the positions it has tried and never tries one twice. That makes
-/// `(a|a)*b` linear. Inside lookaround bodies a success abandons the alternatives still
-/// pending, so a visited mark there does not mean "fails": those branch points are not
-/// memoized, and the step budget alone bounds them.
+/// `(a|a)*b` linear. Two places break that premise, and their branch points are not memoized
+/// (the step budget alone bounds them): inside lookaround bodies a success abandons the
+/// alternatives still pending, so a visited mark there does not mean "fails"; and inside an
+/// iteration that may match the empty string, ECMA-262's empty check makes the outcome depend
+/// on where the iteration started too. The loop's own branch point is still memoized, which
+/// keeps `(a*)*b` polynomial.
 struct RegexCompiler {
     static let maximumInstructions = 200_000
 
@@ -17,6 +20,8 @@ struct RegexCompiler {
     private let flags: RegexFlags
     private let memoize: Bool
     private var lookDepth = 0
+    /// How many iterations that may match empty enclose the code being emitted.
+    private var emptyCheckDepth = 0
     private var registers = 0
 
     private init(flags: RegexFlags, memoize: Bool) {
@@ -50,7 +55,7 @@ struct RegexCompiler {
     private var here: Int { program.instructions.count }
 
     private mutating func memoRow() -> Int {
-        guard memoize && lookDepth == 0 else { return -1 }
+        guard memoize && lookDepth == 0 && emptyCheckDepth == 0 else { return -1 }
         defer { program.memoRows += 1 }
         return program.memoRows
     }
@@ -129,18 +134,26 @@ struct RegexCompiler {
         }
         if max == 0 { return }
         let captures = inner.captureGroups.map { (2 * $0.lowerBound)..<(2 * $0.upperBound + 2) }
-        func body(_ compiler: inout RegexCompiler) throws(RegexSyntaxError) {
+        func body(_ compiler: inout RegexCompiler, checked: Bool = false) throws(RegexSyntaxError) {
             if let captures { try compiler.emit(.resetCaptures(captures)) }
+            if checked { compiler.emptyCheckDepth += 1 }
             try compiler.compile(inner, backward: backward)
+            if checked { compiler.emptyCheckDepth -= 1 }
         }
         for _ in 0..<min { try body(&self) }
+        // ECMA-262 RepeatMatcher: an iteration beyond the minimum that matches the empty
+        // string fails (so `(a??)?` backtracks into `a??` rather than accept it empty).
+        let register = inner.canBeEmpty ? 2 * (program.groupCount + 1) + registers : nil
+        if register != nil { registers += 1 }
         if let max {
             // Optional copies: each may be skipped, and skipping one skips the rest.
             var splits: [Int] = []
             for _ in min..<max {
                 splits.append(here)
                 try emit(.split(first: -1, second: -1, memo: memoRow()))
-                try body(&self)
+                if let register { try emit(.emptyCheckStart(slot: register)) }
+                try body(&self, checked: register != nil)
+                if let register { try emit(.emptyCheckEnd(slot: register)) }
             }
             let exit = here
             for split in splits {
@@ -155,10 +168,8 @@ struct RegexCompiler {
         // Unbounded: loop, refusing an iteration that matches the empty string.
         let loop = here
         try emit(.split(first: -1, second: -1, memo: memoRow()))
-        let register = inner.canBeEmpty ? 2 * (program.groupCount + 1) + registers : nil
-        if register != nil { registers += 1 }
         if let register { try emit(.emptyCheckStart(slot: register)) }
-        try body(&self)
+        try body(&self, checked: register != nil)
         if let register { try emit(.emptyCheckEnd(slot: register)) }
         try emit(.jump(loop))
         let exit = here
