@@ -21,7 +21,11 @@ struct CaptureEvaluator {
             }
             switch response.json() {
             case .success(let root):
-                let nodes = path.evaluate(root)
+                let nodes: [JSONPathNode]
+                do { nodes = try path.evaluateCheckingRegexBudget(root) } catch {
+                    return .failure(AssertionFailure(location: query.range, subject: "capture \(name)",
+                                                     message: "capture '\(name)': \(query.value): \(error)"))
+                }
                 found = switch nodes.count {
                 case 0: nil
                 case 1: nodes[0].value
@@ -48,11 +52,20 @@ struct CaptureEvaluator {
                 text = response.header(header).map(TemplateRenderer.interpolation)
                 nothingBecause = "header '\(header)' does not match /\(pattern.value)/"
             }
-            guard let regex = try? NSRegularExpression(pattern: pattern.value) else {
+            let regex: RegexPattern
+            do { regex = try RegexPattern(pattern.value, dialect: .workflow) } catch {
                 return .failure(AssertionFailure(location: pattern.range, subject: "capture \(name)",
-                                                 message: "capture '\(name)': invalid regular expression /\(pattern.value)/"))
+                                                 message: "capture '\(name)': invalid regular expression /\(pattern.value)/: \(error)"))
             }
-            found = text.flatMap { Self.firstGroup(regex, in: $0) }.map(JSONValue.string)
+            switch text.map({ Self.firstGroup(regex, in: $0) }) {
+            case .success(let group)?:
+                found = group.map(JSONValue.string)
+            case .failure(let exceeded)?:
+                return .failure(AssertionFailure(location: pattern.range, subject: "capture \(name)",
+                                                 message: "capture '\(name)': regex: \(exceeded)"))
+            case nil:
+                found = nil
+            }
         case .status:
             found = .number(JSONNumber(response.status))
             nothingBecause = ""
@@ -74,11 +87,13 @@ struct CaptureEvaluator {
                                          expected: "a value", actual: "(nothing)"))
     }
 
-    /// The first capture group, or the whole match when the pattern has none.
-    static func firstGroup(_ regex: NSRegularExpression, in text: String) -> String? {
-        guard let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
-        let group = match.numberOfRanges > 1 ? match.range(at: 1) : match.range
-        guard let range = Range(group, in: text) else { return nil }
-        return String(text[range])
+    /// The first capture group, or the whole match when the pattern has none; `nil` when
+    /// there is no match or the first group did not take part.
+    static func firstGroup(_ regex: RegexPattern, in text: String) -> Result<String?, RegexBudgetExceeded> {
+        switch regex.firstMatch(in: text) {
+        case .match(let match): .success(match[regex.groupCount > 0 ? 1 : 0])
+        case .noMatch: .success(nil)
+        case .tooExpensive(let exceeded): .failure(exceeded)
+        }
     }
 }

@@ -103,7 +103,10 @@ struct ExpectationChecker {
             return [AssertionFailure(location: expectation.path.range, subject: subject,
                                      message: "invalid JSONPath '\(expectation.path.value)': \(error.message)")]
         }
-        let nodes = path.evaluate(root)
+        let nodes: [JSONPathNode]
+        do { nodes = try path.evaluateCheckingRegexBudget(root) } catch {
+            return [AssertionFailure(location: expectation.path.range, subject: subject, message: "\(subject): \(error)")]
+        }
         // One node compares its value, several the list of values, none is "missing".
         let actual: JSONValue? = switch nodes.count {
         case 0: nil

@@ -145,10 +145,15 @@ struct MatcherEvaluator {
             case .matches(let v), .notMatches(let v):
                 let pattern = TemplateRenderer.interpolation(try operand(v))
                 guard case .string(let s) = actual else { return typeMismatch(predicate.kind.name, needs: "a string") }
-                guard let regex = try? NSRegularExpression(pattern: pattern) else {
-                    return fail("invalid regular expression /\(pattern)/")
+                let regex: RegexPattern
+                do { regex = try RegexPattern(pattern, dialect: .workflow) } catch {
+                    return fail("invalid regular expression /\(pattern)/: \(error)")
                 }
-                let found = regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+                let found: Bool
+                do { found = try regex.matches(s) } catch {
+                    // The budget ran out: the check fails, naming why rather than guessing.
+                    return fail("\(predicate.kind.name): \(error)")
+                }
                 let wanted = { if case .matches = predicate.kind { true } else { false } }()
                 return found == wanted ? [] : fail(wanted ? "expected to match /\(pattern)/" : "expected not to match /\(pattern)/", expected: (wanted ? "matches /" : "does not match /") + pattern + "/")
             case .type(let type):

@@ -1,17 +1,19 @@
 /// I-Regexp (RFC 9485) for the `match` and `search` functions.
 ///
-/// An I-Regexp is checked against the RFC's grammar and translated to the syntax of Swift's
-/// `Regex`, evaluated on Unicode scalars (not grapheme clusters, which would make `.` match
-/// `e` + combining accent as one character):
+/// An I-Regexp is checked against the RFC's grammar and rewritten in the ECMA-262 syntax of
+/// Courier's own engine (``RegexPattern``), evaluated on Unicode scalars (not grapheme
+/// clusters, which would make `.` match `e` + combining accent as one character) with a step
+/// budget:
 /// - `.` becomes `[^\n\r]` (RFC 9485 §5.3: dot matches anything but line feed and carriage return);
-/// - every literal other than ASCII letters and digits is written `\x{…}`, so characters that
-///   are plain in I-Regexp but special to the engine (`&`, `#`, spaces…) stay literal;
-/// - `^` and `$` outside classes anchor at the start and end of the string (`\A`, `\z`), as the
+/// - every literal other than ASCII letters and digits is written `\u{…}`, so characters that
+///   are plain in I-Regexp but special to ECMA-262 (`/`, `$` inside classes…) stay literal;
+/// - `^` and `$` outside classes anchor at the start and end of the string, as the
 ///   compliance suite expects;
 /// - `\p{…}` / `\P{…}` keep their general-category names;
-/// - `match` is anchored as `\A(?:…)\z`; `search` looks for a match anywhere.
-/// Patterns outside I-Regexp (backreferences, lazy quantifiers, `\d`, `(?:`, `^` anchors…)
-/// are invalid, and `match`/`search` then return false as RFC 9535 requires.
+/// - `match` is anchored as `^(?:…)$`; `search` looks for a match anywhere.
+/// Patterns outside I-Regexp (backreferences, lazy quantifiers, `\d`, `(?:`, lookaround…)
+/// are invalid, and `match`/`search` then return false as RFC 9535 requires. So does a match
+/// that runs out of budget; ``JSONPath/evaluateCheckingRegexBudget(_:)`` reports it instead.
 enum IRegexp {
     /// The engine pattern for `pattern`, or `nil` when `pattern` is not an I-Regexp.
     static func translate(_ pattern: String) -> String? {
@@ -22,30 +24,57 @@ enum IRegexp {
 
 /// A compiled `match`/`search` pattern.
 final class CompiledIRegexp {
-    private let regex: Regex<AnyRegexOutput>
+    private let regex: RegexPattern
+    private let budget: RegexBudget
+    /// Set once a match ran out of budget; later calls then answer false at once, so a filter
+    /// over many nodes pays for the budget once.
+    private(set) var exceeded: RegexBudgetExceeded?
 
-    init?(pattern: String, anchored: Bool) {
+    init?(pattern: String, anchored: Bool, budget: RegexBudget) {
         guard let translated = IRegexp.translate(pattern) else { return nil }
-        let source = anchored ? "\\A(?:\(translated))\\z" : translated
-        guard let regex = try? Regex(source) else { return nil }
-        self.regex = regex.matchingSemantics(.unicodeScalar)
+        let source = anchored ? "^(?:\(translated))$" : translated
+        guard let regex = try? RegexPattern(source, dialect: .ecma262) else { return nil }
+        self.regex = regex
+        self.budget = budget
     }
 
     func matches(_ subject: String) -> Bool {
-        (try? regex.firstMatch(in: subject)) != nil
+        guard exceeded == nil else { return false }
+        do {
+            return try regex.matches(subject, budget: budget)
+        } catch {
+            exceeded = error
+            return false
+        }
     }
 }
 
 /// Compiled patterns for one evaluation; patterns usually repeat for every candidate node.
 final class IRegexpCache {
     private var compiled: [String: CompiledIRegexp?] = [:]
+    /// The first `match()`/`search()` call of the evaluation that ran out of budget.
+    private(set) var firstExceeded: JSONPathRegexTooExpensive?
+    private let budget: RegexBudget
+
+    init(budget: RegexBudget = .default) {
+        self.budget = budget
+    }
 
     func regex(for pattern: String, anchored: Bool) -> CompiledIRegexp? {
         let key = (anchored ? "m:" : "s:") + pattern
         if let cached = compiled[key] { return cached }
-        let regex = CompiledIRegexp(pattern: pattern, anchored: anchored)
+        let regex = CompiledIRegexp(pattern: pattern, anchored: anchored, budget: budget)
         compiled[key] = regex
         return regex
+    }
+
+    /// `regex.matches(subject)`, remembering the first call that ran out of budget.
+    func matches(_ regex: CompiledIRegexp, _ subject: String, pattern: String, anchored: Bool) -> Bool {
+        let found = regex.matches(subject)
+        if firstExceeded == nil, let exceeded = regex.exceeded {
+            firstExceeded = JSONPathRegexTooExpensive(function: anchored ? "match" : "search", pattern: pattern, exceeded: exceeded)
+        }
+        return found
     }
 }
 
@@ -160,11 +189,11 @@ private struct IRegexpTranslator {
             // NormalChar in RFC 9485's grammar, but the compliance suite (and the usual
             // translations to PCRE/ECMAScript) treat `^` and `$` as anchors.
             position += 1
-            output += "\\A"
+            output += "^"
             return true
         case "$":
             position += 1
-            output += "\\z"
+            output += "$"
             return true
         case ")", "*", "+", "?", "]", "{", "|", "}":
             return false
@@ -275,7 +304,7 @@ private struct IRegexpTranslator {
         if c.properties.isASCIIHexDigit || ("g"..."z").contains(c) || ("G"..."Z").contains(c) {
             output.unicodeScalars.append(c)
         } else {
-            output += "\\x{\(String(c.value, radix: 16))}"
+            output += "\\u{\(String(c.value, radix: 16))}"
         }
     }
 }

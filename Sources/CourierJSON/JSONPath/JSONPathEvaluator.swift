@@ -114,6 +114,9 @@ struct JSONPathEvaluator {
         self.root = root
     }
 
+    /// The first `match()`/`search()` of this evaluation that ran out of budget (it counted as false).
+    var regexBudgetExceeded: JSONPathRegexTooExpensive? { regexes.firstExceeded }
+
     func select(_ query: PathQuery, from start: JSONValue, trackPaths: Bool) -> [EvaluationNode] {
         select(query.segments[...], from: start, trackPaths: trackPaths)
     }
@@ -396,7 +399,7 @@ struct JSONPathEvaluator {
                   case .string(let pattern)? = value(of: arguments[1], current: current),
                   let regex = regexes.regex(for: pattern, anchored: function == .match)
             else { return false }
-            return regex.matches(subject)
+            return regexes.matches(regex, subject, pattern: pattern, anchored: function == .match)
         case .length, .count, .value:
             return false  // value-typed; rejected as tests by the parser
         }

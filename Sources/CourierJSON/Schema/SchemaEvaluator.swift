@@ -188,8 +188,13 @@ final class SchemaEvaluator {
                 report("\(Self.quote(instance)) is shorter than \(limit) character\(limit == 1 ? "" : "s")")
             }
         case .pattern(let regex):
-            if case .string(let s) = instance, !regex.matches(s) {
-                report("\(Self.quote(instance)) does not match the pattern '\(regex.source)'")
+            guard case .string(let s) = instance else { return }
+            do {
+                if try !regex.matches(s) {
+                    report("\(Self.quote(instance)) does not match the pattern '\(regex.source)'")
+                }
+            } catch {
+                report("\(Self.quote(instance)) cannot be checked against the pattern '\(regex.source)': \(error)")
             }
         case .maxItems(let limit):
             if case .array(let a) = instance, a.count > limit {
@@ -270,7 +275,7 @@ final class SchemaEvaluator {
         case .patternProperties(let schemas):
             guard case .object(let o) = instance else { return }
             for (regex, schema) in schemas {
-                for (name, value) in o where regex.matches(name) {
+                for (name, value) in o where patternMatches(regex, name) {
                     apply(schema, value, tokens: [regex.source], at: .key(name),
                           whenFalse: "property '\(name)' is not allowed (it matches '\(regex.source)')")
                     if annotate { evaluated.properties.insert(ExactKey(name)) }
@@ -278,7 +283,7 @@ final class SchemaEvaluator {
             }
         case .additionalProperties(let schema, let known, let patterns):
             guard case .object(let o) = instance else { return }
-            for (name, value) in o where !known.contains(ExactKey(name)) && !patterns.contains(where: { $0.matches(name) }) {
+            for (name, value) in o where !known.contains(ExactKey(name)) && !patterns.contains(where: { patternMatches($0, name) }) {
                 apply(schema, value, at: .key(name), whenFalse: Self.notAllowed(name, known: known))
                 if annotate { evaluated.properties.insert(ExactKey(name)) }
             }
@@ -396,6 +401,17 @@ final class SchemaEvaluator {
     }
 
     // MARK: - Reporting
+
+    /// Whether a property name matches; a name the budget cannot decide is reported as a
+    /// violation (and counts as matching, so it is not also reported as an additional property).
+    private func patternMatches(_ regex: ECMARegex, _ name: String) -> Bool {
+        do {
+            return try regex.matches(name)
+        } catch {
+            report("property name '\(name)' cannot be checked against the pattern '\(regex.source)': \(error)")
+            return true
+        }
+    }
 
     private func report(tokens: [String] = [], _ message: String) {
         report(keywordPath.last ?? "", tokens: tokens, message)

@@ -1,4 +1,5 @@
 import CourierDiagnostics
+import CourierJSON
 
 extension WorkflowDecoder {
     static let captureSourceKeys = ["json", "header", "cookie", "regex", "status", "body", "duration"]
@@ -50,6 +51,10 @@ extension WorkflowDecoder {
         case "cookie": source = string(value, for: "cookie").map { .cookie($0.value) }
         case "regex":
             if let pattern = string(value, for: "regex") {
+                do { _ = try RegexPattern(pattern.value, dialect: .workflow) } catch {
+                    self.error("invalid regular expression '\(pattern.value)' for 'regex': \(error)", at: value.range)
+                    return nil
+                }
                 let subject = f["from"].map(regexSubject) ?? .body
                 source = subject.map { .regex(pattern, from: $0) }
             }

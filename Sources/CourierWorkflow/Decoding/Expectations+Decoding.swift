@@ -1,4 +1,5 @@
 import CourierDiagnostics
+import CourierJSON
 import Foundation
 
 extension WorkflowDecoder {
@@ -173,10 +174,10 @@ extension WorkflowDecoder {
         }
         if scalar.text.contains("{{") { return true }
         do {
-            _ = try NSRegularExpression(pattern: scalar.text)
+            _ = try RegexPattern(scalar.text, dialect: .workflow)
             return true
         } catch {
-            self.error("invalid regular expression '\(scalar.text)' for '\(key)'", at: node.range)
+            self.error("invalid regular expression '\(scalar.text)' for '\(key)': \(error)", at: node.range)
             return false
         }
     }

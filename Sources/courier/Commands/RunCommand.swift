@@ -250,21 +250,27 @@ enum RunCommand {
 
     private static func select(_ workflows: [Workflow], _ parsed: ArgumentParser.Parsed) throws(UsageError) -> [Workflow] {
         let tags = Set(parsed.all("--tag")), excluded = Set(parsed.all("--exclude-tag"))
-        var filter: NSRegularExpression?
+        var filter: RegexPattern?
         if let pattern = parsed.last("--filter") {
-            do { filter = try NSRegularExpression(pattern: pattern) } catch {
-                throw UsageError("--filter: invalid regular expression '\(pattern)'")
+            do { filter = try RegexPattern(pattern, dialect: .workflow) } catch {
+                throw UsageError("--filter: invalid regular expression '\(pattern)': \(error)")
             }
         }
-        return workflows.filter { workflow in
+        var selected: [Workflow] = []
+        for workflow in workflows {
             let workflowTags = Set(workflow.tags.map(\.value))
-            if !tags.isEmpty && workflowTags.isDisjoint(with: tags) { return false }
-            if !workflowTags.isDisjoint(with: excluded) { return false }
+            if !tags.isEmpty && workflowTags.isDisjoint(with: tags) { continue }
+            if !workflowTags.isDisjoint(with: excluded) { continue }
             if let filter {
                 let names = [workflow.name] + (workflow.setup + workflow.steps + workflow.teardown).map(StepNaming.name(of:))
-                return names.contains { filter.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil }
+                do {
+                    guard try names.contains(where: { name throws(RegexBudgetExceeded) in try filter.matches(name) }) else { continue }
+                } catch {
+                    throw UsageError("--filter '\(filter.source)': \(error)")
+                }
             }
-            return true
+            selected.append(workflow)
         }
+        return selected
     }
 }

@@ -96,7 +96,10 @@ func executeQueryCommand(_ arguments: [String], readStandardInput: () throws(Fil
             status: 2)
     }
 
-    let nodes = query.evaluate(document)
+    let nodes: [JSONPathNode]
+    do { nodes = try query.evaluateCheckingRegexBudget(document) } catch {
+        return QueryCommandResult(standardError: "error: \(error)\n", status: 2)
+    }
     let output: JSONValue = printPaths ? .array(nodes.map { .string($0.path) }) : .array(nodes.map(\.value))
     return QueryCommandResult(standardOutput: output.serialized(pretty: !compact) + "\n")
 }
