@@ -50,6 +50,7 @@ enum RunCommand {
         let sources = SourceStore()
         let stderrColor = Output.useColor(parsed.last("--color"), fileDescriptor: 2)
         var loaded = WorkflowLoading.load(files, sources: sources)
+        WorkflowLoading.registerLiteralSecrets(of: loaded.workflows, in: Output.secrets)
         var settings = RunSettings()
         // One registry for the run: the engine registers, the console and reports mask with it.
         settings.secrets = Output.secrets
