@@ -48,146 +48,133 @@ package struct SecretMatcher: Sendable {
 /// The automaton's tables in flat buffers: one allocation each, no bounds checks
 /// or copy-on-write checks in the scanning loop.
 ///
+/// Shallow nodes (where scanning spends nearly all its time) and busy ones get
+/// a complete row of 256 transitions, failure links already followed, so a
+/// byte there costs one load; deeper nodes keep a sibling list and follow
+/// failure links up to the nearest complete row.
+///
 /// `@unchecked Sendable`: every buffer is written only in `init` and read-only after.
 private final class Automaton: @unchecked Sendable {
     let longestPattern: Int
-    private let nodeCount: Int
-    /// Children of the root, by byte (-1: none).
-    private let root: UnsafeMutablePointer<Int32>
-    /// Other nodes' children: a sibling list, or a 256-entry row in `dense` for busy nodes.
     private let firstChild: UnsafeMutablePointer<Int32>
     private let nextSibling: UnsafeMutablePointer<Int32>
     private let label: UnsafeMutablePointer<UInt8>
-    private let denseRow: UnsafeMutablePointer<Int32>
-    private let dense: UnsafeMutablePointer<Int32>
+    /// The node's row in `rows` (-1: none, use the sibling list). The root has row 0.
+    private let rowOf: UnsafeMutablePointer<Int32>
+    private let rows: UnsafeMutablePointer<Int32>
     private let fail: UnsafeMutablePointer<Int32>
     /// Length of the longest pattern ending at this node (through failure links); 0 if none.
     private let output: UnsafeMutablePointer<Int32>
     private let depth: UnsafeMutablePointer<Int32>
 
-    /// Nodes with at least this many children get a dense row: the root's
-    /// neighbours branch widely with 10,000 secrets, deeper nodes rarely do.
-    private static let denseThreshold = 6
+    /// Nodes this shallow, or with this many children, get a complete row.
+    private static let rowDepth: Int32 = 2
+    private static let rowChildren: Int32 = 8
+    /// At most this many rows (1 KiB each): 10,000 secrets need a few thousand.
+    private static let maximumRows = 65_536
 
     init(patterns: [[UInt8]]) {
-        // Build the trie with growable arrays, then freeze into buffers.
+        // The trie, with sibling lists.
         var firstChild: [Int32] = [-1], nextSibling: [Int32] = [-1], label: [UInt8] = [0]
         var depth: [Int32] = [0], terminal: [Int32] = [0], childCount: [Int32] = [0]
-        var root = [Int32](repeating: -1, count: 256)
         var longest = 0
         for pattern in patterns {
             longest = max(longest, pattern.count)
             var node: Int32 = 0
             for byte in pattern {
-                var child: Int32 = -1
-                if node == 0 {
-                    child = root[Int(byte)]
-                } else {
-                    var candidate = firstChild[Int(node)]
-                    while candidate >= 0 {
-                        if label[Int(candidate)] == byte { child = candidate; break }
-                        candidate = nextSibling[Int(candidate)]
-                    }
-                }
+                var child = firstChild[Int(node)]
+                while child >= 0 && label[Int(child)] != byte { child = nextSibling[Int(child)] }
                 if child < 0 {
                     child = Int32(label.count)
                     label.append(byte)
                     firstChild.append(-1)
+                    nextSibling.append(firstChild[Int(node)])
                     depth.append(depth[Int(node)] + 1)
                     terminal.append(0)
                     childCount.append(0)
-                    nextSibling.append(node == 0 ? -1 : firstChild[Int(node)])
-                    if node == 0 { root[Int(byte)] = child } else { firstChild[Int(node)] = child }
+                    firstChild[Int(node)] = child
                     childCount[Int(node)] += 1
                 }
                 node = child
             }
-            terminal[Int(node)] = Int32(pattern.count)
+            terminal[Int(node)] = max(terminal[Int(node)], Int32(pattern.count))
         }
         let count = label.count
-        nodeCount = count
         longestPattern = longest
-        self.root = .allocate(capacity: 256)
-        self.root.initialize(from: root, count: 256)
-        self.firstChild = .allocate(capacity: count)
-        self.firstChild.initialize(from: firstChild, count: count)
-        self.nextSibling = .allocate(capacity: count)
-        self.nextSibling.initialize(from: nextSibling, count: count)
+        self.firstChild = Self.buffer(firstChild)
+        self.nextSibling = Self.buffer(nextSibling)
         self.label = .allocate(capacity: count)
         self.label.initialize(from: label, count: count)
-        self.depth = .allocate(capacity: count)
-        self.depth.initialize(from: depth, count: count)
+        self.depth = Self.buffer(depth)
 
-        var rows: [Int32] = []
-        var denseRow = [Int32](repeating: -1, count: count)
-        for node in 1..<max(1, count) where childCount[node] >= Self.denseThreshold {
-            denseRow[node] = Int32(rows.count / 256)
-            let offset = rows.count
-            rows += [Int32](repeating: -1, count: 256)
-            var child = firstChild[node]
-            while child >= 0 {
-                rows[offset + Int(label[Int(child)])] = child
-                child = nextSibling[Int(child)]
-            }
+        // Which nodes get a row, breadth first so shallow ones come first.
+        var order: [Int32] = [0]
+        var head = 0
+        while head < order.count {
+            var child = firstChild[Int(order[head])]
+            while child >= 0 { order.append(child); child = nextSibling[Int(child)] }
+            head += 1
         }
-        self.denseRow = .allocate(capacity: count)
-        self.denseRow.initialize(from: denseRow, count: count)
-        self.dense = .allocate(capacity: max(1, rows.count))
-        self.dense.initialize(from: rows + (rows.isEmpty ? [-1] : []), count: max(1, rows.count))
-
-        // Failure links and outputs, breadth first (a node's link is shallower).
+        var rowOf = [Int32](repeating: -1, count: count)
+        var rowCount = 0
+        for node in order where rowCount < Self.maximumRows
+            && (depth[Int(node)] <= Self.rowDepth || childCount[Int(node)] >= Self.rowChildren) {
+            rowOf[Int(node)] = Int32(rowCount)
+            rowCount += 1
+        }
+        self.rowOf = Self.buffer(rowOf)
+        rows = .allocate(capacity: rowCount * 256)
+        rows.initialize(repeating: -1, count: rowCount * 256)
         fail = .allocate(capacity: count)
         fail.initialize(repeating: 0, count: count)
-        output = .allocate(capacity: count)
-        output.initialize(from: terminal, count: count)
-        var queue: [Int32] = root.filter { $0 >= 0 }
-        var head = 0
-        while head < queue.count {
-            let node = queue[head]
-            head += 1
-            var child = node == 0 ? -1 : firstChild[Int(node)]
-            while child >= 0 {
-                let byte = label[Int(child)]
-                var link = fail[Int(node)]
-                var target = self.child(of: link, byte)
-                while target < 0 && link != 0 {
-                    link = fail[Int(link)]
-                    target = self.child(of: link, byte)
+        output = Self.buffer(terminal)
+
+        // Breadth first: a node's failure link is shallower, so its row (or its
+        // own links) are complete before the node needs them.
+        for node in order {
+            let row = rowOf[Int(node)]
+            if row >= 0 {
+                let base = rows + Int(row) * 256
+                var child = firstChild[Int(node)]
+                while child >= 0 { base[Int(label[Int(child)])] = child; child = nextSibling[Int(child)] }
+                for byte in 0..<256 where base[byte] < 0 {
+                    base[byte] = node == 0 ? 0 : step(fail[Int(node)], UInt8(byte))
                 }
-                let failure = target >= 0 && target != child ? target : 0
-                fail[Int(child)] = failure
-                output[Int(child)] = max(output[Int(child)], output[Int(failure)])
-                queue.append(child)
+            }
+            var child = firstChild[Int(node)]
+            while child >= 0 {
+                let link = node == 0 ? 0 : step(fail[Int(node)], label[Int(child)])
+                fail[Int(child)] = link
+                output[Int(child)] = max(output[Int(child)], output[Int(link)])
                 child = nextSibling[Int(child)]
             }
         }
+    }
+
+    private static func buffer(_ values: [Int32]) -> UnsafeMutablePointer<Int32> {
+        let pointer = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, values.count))
+        pointer.initialize(from: values, count: values.count)
+        return pointer
     }
 
     deinit {
-        for pointer in [root, firstChild, nextSibling, denseRow, dense, fail, output, depth] { pointer.deallocate() }
+        for pointer in [firstChild, nextSibling, rowOf, rows, fail, output, depth] { pointer.deallocate() }
         label.deallocate()
     }
 
-    @inline(__always)
-    private func child(of node: Int32, _ byte: UInt8) -> Int32 {
-        if node == 0 { return root[Int(byte)] }
-        let row = denseRow[Int(node)]
-        if row >= 0 { return dense[Int(row) &* 256 &+ Int(byte)] }
-        var candidate = firstChild[Int(node)]
-        while candidate >= 0 {
-            if label[Int(candidate)] == byte { return candidate }
-            candidate = nextSibling[Int(candidate)]
-        }
-        return -1
-    }
-
+    /// The state after `byte` in `state`: a row's entry, else a child from the
+    /// sibling list, else the same from the failure link.
     @inline(__always)
     private func step(_ state: Int32, _ byte: UInt8) -> Int32 {
         var state = state
         while true {
-            let next = child(of: state, byte)
-            if next >= 0 { return next }
-            if state == 0 { return 0 }
+            let row = rowOf[Int(state)]
+            if row >= 0 { return rows[Int(row) &* 256 &+ Int(byte)] }
+            var child = firstChild[Int(state)]
+            while child >= 0 {
+                if label[Int(child)] == byte { return child }
+                child = nextSibling[Int(child)]
+            }
             state = fail[Int(state)]
         }
     }
@@ -195,20 +182,10 @@ private final class Automaton: @unchecked Sendable {
     /// Calls `found(start, end)` for the longest match ending at each position that has one.
     func scan(_ bytes: UnsafePointer<UInt8>, count: Int, found: (Int, Int) -> Void) {
         var state: Int32 = 0
-        var index = 0
-        while index < count {
-            let byte = bytes[index]
-            index += 1
-            // The common case with few secrets: at the root, a byte no pattern starts with.
-            if state == 0 {
-                let next = root[Int(byte)]
-                if next < 0 { continue }
-                state = next
-            } else {
-                state = step(state, byte)
-            }
+        for index in 0..<count {
+            state = step(state, bytes[index])
             let length = Int(output[Int(state)])
-            if length > 0 { found(index - length, index) }
+            if length > 0 { found(index + 1 - length, index + 1) }
         }
     }
 

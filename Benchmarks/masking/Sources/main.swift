@@ -74,3 +74,8 @@ extension Duration {
         return Double(s) + Double(a) / 1e18
     }
 }
+
+if masks < planted {
+    FileHandle.standardError.write("error: \(planted - masks) planted secrets were not masked\n".data(using: .utf8) ?? Data())
+    exit(1)
+}
