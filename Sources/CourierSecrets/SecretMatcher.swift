@@ -48,24 +48,31 @@ package struct SecretMatcher: Sendable {
 /// The automaton's tables in flat buffers: one allocation each, no bounds checks
 /// or copy-on-write checks in the scanning loop.
 ///
+/// Nodes are numbered breadth first and packed in 32-byte records, so a node's
+/// children sit side by side and following a link touches one cache line.
 /// Shallow nodes (where scanning spends nearly all its time) and busy ones get
 /// a complete row of 256 transitions, failure links already followed, so a
-/// byte there costs one load; deeper nodes keep a sibling list and follow
+/// byte there costs one load; deeper nodes scan their children and follow
 /// failure links up to the nearest complete row.
 ///
 /// `@unchecked Sendable`: every buffer is written only in `init` and read-only after.
 private final class Automaton: @unchecked Sendable {
+    private struct Node {
+        /// Index of the first child; the others follow it (breadth-first numbering).
+        var firstChild: Int32 = 0
+        var childCount: Int32 = 0
+        var fail: Int32 = 0
+        /// Length of the longest pattern ending here (through failure links); 0 if none.
+        var output: Int32 = 0
+        /// Row in `rows`, or -1: scan the children.
+        var row: Int32 = -1
+        var depth: Int32 = 0
+        var label: UInt8 = 0
+    }
+
     let longestPattern: Int
-    private let firstChild: UnsafeMutablePointer<Int32>
-    private let nextSibling: UnsafeMutablePointer<Int32>
-    private let label: UnsafeMutablePointer<UInt8>
-    /// The node's row in `rows` (-1: none, use the sibling list). The root has row 0.
-    private let rowOf: UnsafeMutablePointer<Int32>
+    private let nodes: UnsafeMutablePointer<Node>
     private let rows: UnsafeMutablePointer<Int32>
-    private let fail: UnsafeMutablePointer<Int32>
-    /// Length of the longest pattern ending at this node (through failure links); 0 if none.
-    private let output: UnsafeMutablePointer<Int32>
-    private let depth: UnsafeMutablePointer<Int32>
 
     /// Nodes this shallow, or with this many children, get a complete row.
     private static let rowDepth: Int32 = 2
@@ -74,9 +81,9 @@ private final class Automaton: @unchecked Sendable {
     private static let maximumRows = 65_536
 
     init(patterns: [[UInt8]]) {
-        // The trie, with sibling lists.
+        // 1. The trie, with sibling lists, in insertion order.
         var firstChild: [Int32] = [-1], nextSibling: [Int32] = [-1], label: [UInt8] = [0]
-        var depth: [Int32] = [0], terminal: [Int32] = [0], childCount: [Int32] = [0]
+        var terminal: [Int32] = [0]
         var longest = 0
         for pattern in patterns {
             longest = max(longest, pattern.count)
@@ -89,93 +96,87 @@ private final class Automaton: @unchecked Sendable {
                     label.append(byte)
                     firstChild.append(-1)
                     nextSibling.append(firstChild[Int(node)])
-                    depth.append(depth[Int(node)] + 1)
                     terminal.append(0)
-                    childCount.append(0)
                     firstChild[Int(node)] = child
-                    childCount[Int(node)] += 1
                 }
                 node = child
             }
             terminal[Int(node)] = max(terminal[Int(node)], Int32(pattern.count))
         }
-        let count = label.count
         longestPattern = longest
-        self.firstChild = Self.buffer(firstChild)
-        self.nextSibling = Self.buffer(nextSibling)
-        self.label = .allocate(capacity: count)
-        self.label.initialize(from: label, count: count)
-        self.depth = Self.buffer(depth)
 
-        // Which nodes get a row, breadth first so shallow ones come first.
+        // 2. Renumbered breadth first: children of a node get consecutive numbers.
+        let count = label.count
         var order: [Int32] = [0]
+        order.reserveCapacity(count)
         var head = 0
+        nodes = .allocate(capacity: count)
+        nodes.initialize(repeating: Node(), count: count)
         while head < order.count {
-            var child = firstChild[Int(order[head])]
-            while child >= 0 { order.append(child); child = nextSibling[Int(child)] }
-            head += 1
-        }
-        var rowOf = [Int32](repeating: -1, count: count)
-        var rowCount = 0
-        for node in order where rowCount < Self.maximumRows
-            && (depth[Int(node)] <= Self.rowDepth || childCount[Int(node)] >= Self.rowChildren) {
-            rowOf[Int(node)] = Int32(rowCount)
-            rowCount += 1
-        }
-        self.rowOf = Self.buffer(rowOf)
-        rows = .allocate(capacity: rowCount * 256)
-        rows.initialize(repeating: -1, count: rowCount * 256)
-        fail = .allocate(capacity: count)
-        fail.initialize(repeating: 0, count: count)
-        output = Self.buffer(terminal)
-
-        // Breadth first: a node's failure link is shallower, so its row (or its
-        // own links) are complete before the node needs them.
-        for node in order {
-            let row = rowOf[Int(node)]
-            if row >= 0 {
-                let base = rows + Int(row) * 256
-                var child = firstChild[Int(node)]
-                while child >= 0 { base[Int(label[Int(child)])] = child; child = nextSibling[Int(child)] }
-                for byte in 0..<256 where base[byte] < 0 {
-                    base[byte] = node == 0 ? 0 : step(fail[Int(node)], UInt8(byte))
-                }
-            }
-            var child = firstChild[Int(node)]
+            let old = Int(order[head])
+            let new = head
+            nodes[new].label = label[old]
+            nodes[new].output = terminal[old]
+            nodes[new].firstChild = Int32(order.count)
+            var child = firstChild[old]
             while child >= 0 {
-                let link = node == 0 ? 0 : step(fail[Int(node)], label[Int(child)])
-                fail[Int(child)] = link
-                output[Int(child)] = max(output[Int(child)], output[Int(link)])
+                order.append(child)
+                nodes[new].childCount += 1
                 child = nextSibling[Int(child)]
             }
+            for index in Int(nodes[new].firstChild)..<order.count { nodes[index].depth = nodes[new].depth + 1 }
+            head += 1
         }
-    }
 
-    private static func buffer(_ values: [Int32]) -> UnsafeMutablePointer<Int32> {
-        let pointer = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, values.count))
-        pointer.initialize(from: values, count: values.count)
-        return pointer
+        // 3. Rows for shallow and busy nodes (the root always has row 0).
+        var rowCount = 0
+        for node in 0..<count where rowCount < Self.maximumRows
+            && (node == 0 || nodes[node].depth <= Self.rowDepth || nodes[node].childCount >= Self.rowChildren) {
+            nodes[node].row = Int32(rowCount)
+            rowCount += 1
+        }
+        rows = .allocate(capacity: rowCount * 256)
+        rows.initialize(repeating: -1, count: rowCount * 256)
+
+        // 4. Breadth first: a node's failure link is shallower, so the link's row
+        // (or its own links) are complete before the node needs them.
+        for node in 0..<count {
+            let first = Int(nodes[node].firstChild), end = first + Int(nodes[node].childCount)
+            if nodes[node].row >= 0 {
+                let base = rows + Int(nodes[node].row) * 256
+                for child in first..<end { base[Int(nodes[child].label)] = Int32(child) }
+                for byte in 0..<256 where base[byte] < 0 {
+                    base[byte] = node == 0 ? 0 : step(nodes[node].fail, UInt8(byte))
+                }
+            }
+            for child in first..<end {
+                let link = node == 0 ? 0 : step(nodes[node].fail, nodes[child].label)
+                nodes[child].fail = link
+                nodes[child].output = max(nodes[child].output, nodes[Int(link)].output)
+            }
+        }
     }
 
     deinit {
-        for pointer in [firstChild, nextSibling, rowOf, rows, fail, output, depth] { pointer.deallocate() }
-        label.deallocate()
+        nodes.deallocate()
+        rows.deallocate()
     }
 
-    /// The state after `byte` in `state`: a row's entry, else a child from the
-    /// sibling list, else the same from the failure link.
+    /// The state after `byte` in `state`: a row's entry, else a matching child,
+    /// else the same from the failure link.
     @inline(__always)
     private func step(_ state: Int32, _ byte: UInt8) -> Int32 {
-        var state = state
+        var state = Int(state)
         while true {
-            let row = rowOf[Int(state)]
-            if row >= 0 { return rows[Int(row) &* 256 &+ Int(byte)] }
-            var child = firstChild[Int(state)]
-            while child >= 0 {
-                if label[Int(child)] == byte { return child }
-                child = nextSibling[Int(child)]
+            let node = nodes[state]
+            if node.row >= 0 { return rows[Int(node.row) &* 256 &+ Int(byte)] }
+            var child = Int(node.firstChild)
+            let end = child &+ Int(node.childCount)
+            while child < end {
+                if nodes[child].label == byte { return Int32(child) }
+                child &+= 1
             }
-            state = fail[Int(state)]
+            state = Int(node.fail)
         }
     }
 
@@ -184,7 +185,7 @@ private final class Automaton: @unchecked Sendable {
         var state: Int32 = 0
         for index in 0..<count {
             state = step(state, bytes[index])
-            let length = Int(output[Int(state)])
+            let length = Int(nodes[Int(state)].output)
             if length > 0 { found(index + 1 - length, index + 1) }
         }
     }
@@ -192,6 +193,6 @@ private final class Automaton: @unchecked Sendable {
     func finalDepth(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int {
         var state: Int32 = 0
         for index in 0..<count { state = step(state, bytes[index]) }
-        return Int(depth[Int(state)])
+        return Int(nodes[Int(state)].depth)
     }
 }
