@@ -52,7 +52,7 @@ package struct MaskingPolicy: Sendable {
     /// The masked bytes, and where each `***` landed: `(masked offset, original range)`.
     /// Nil when nothing matched.
     private func masked(_ input: UnsafeBufferPointer<UInt8>) -> Masked? {
-        let ranges = matcher.coveredRanges(in: input)
+        let ranges = merged(matcher.coveredRanges(in: input), cutSecrets(in: input))
         guard !ranges.isEmpty else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(input.count)
@@ -66,6 +66,46 @@ package struct MaskingPolicy: Sendable {
         }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: input[position...]))
         return Masked(bytes: out, replaced: replaced)
+    }
+
+    /// The ellipsis that ends every cut value (`… (N more bytes)`, a preview's `…`).
+    private static let cutMarker: [UInt8] = Array("…".utf8)
+    /// Shortest beginning of a form masked before a cut marker: shorter ones are
+    /// too common in ordinary text (every hex digit starts some hex form).
+    package static let minimumCutPrefix = 4
+
+    /// Beginnings of forms right before a cut marker: text cut before it reached
+    /// this policy (the engine shortens values in messages) shows no first
+    /// characters of a secret either.
+    private func cutSecrets(in input: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        let marker = Self.cutMarker
+        var found: [Range<Int>] = []
+        var index = 0
+        while index + marker.count <= input.count {
+            if input[index] == marker[0] && input[index + 1] == marker[1] && input[index + 2] == marker[2] {
+                let window = UnsafeBufferPointer(rebasing: input[max(0, index - matcher.longestPattern)..<index])
+                let partial = matcher.partialMatchLength(atEndOf: window)
+                if partial >= Self.minimumCutPrefix { found.append((index - partial)..<index) }
+                index += marker.count
+            } else {
+                index += 1
+            }
+        }
+        return found
+    }
+
+    /// Two sorted range lists as one, sorted, overlapping and touching ranges joined.
+    private func merged(_ first: [Range<Int>], _ second: [Range<Int>]) -> [Range<Int>] {
+        guard !second.isEmpty else { return first }
+        var result: [Range<Int>] = []
+        for range in (first + second).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = result.last, range.lowerBound <= last.upperBound {
+                result[result.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                result.append(range)
+            }
+        }
+        return result
     }
 
     private struct Masked {

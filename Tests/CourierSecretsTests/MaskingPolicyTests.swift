@@ -118,6 +118,16 @@ import Testing
         #expect(policy.maskThenCut("body: plain", limit: 100, isPrefix: true).text == "body: plain")
     }
 
+    @Test("text cut before it was masked: the beginning of a secret before a cut marker (…) is masked")
+    func cutMarker() {
+        let policy = policy("Zq8-secret-Xw3")
+        #expect(policy.mask("got \"abc Zq8-sec…\"") == "got \"abc ***…\"")
+        #expect(policy.mask("x Zq8-sec… (120 more bytes)") == "x ***… (120 more bytes)")
+        // Shorter beginnings are left: one hex digit or letter starts some form everywhere.
+        #expect(policy.mask("got \"abc Zq8…\"") == "got \"abc Zq8…\"")
+        #expect(policy.mask("an ellipsis… alone") == "an ellipsis… alone")
+    }
+
     @Test("cuts fall on UTF-8 character boundaries")
     func characterBoundary() {
         let policy = MaskingPolicy.empty

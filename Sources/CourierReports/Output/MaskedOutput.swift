@@ -8,8 +8,9 @@ import CourierSecrets
 ///     let output = MaskedOutput(ConsoleWriter.standardOutput, secrets: registry)
 ///     output.write("  PASS  log in  200  12 ms\n")
 package struct MaskedOutput: Sendable {
-    package let writer: ConsoleWriter
-    package let secrets: SecretRegistry
+    /// Private: whoever holds the output cannot reach the writer to write around the policy.
+    private let writer: ConsoleWriter
+    private let secrets: SecretRegistry
 
     package init(_ writer: ConsoleWriter, secrets: SecretRegistry) {
         self.writer = writer
