@@ -18,22 +18,44 @@ package struct MaskingPolicy: Sendable {
 
     /// The registered values and their names (`secrets:` key), in order.
     package let secrets: [(value: String, name: String?)]
-    private let matcher: SecretMatcher
+    /// One matcher per generation of registrations (see ``SecretRegistry``): a
+    /// value registered late does not make every earlier one be compiled again.
+    private let matchers: [SecretMatcher]
 
     package init(secrets: [(value: String, name: String?)]) {
+        self.init(secrets: secrets, matchers: [Self.matcher(for: secrets[...])])
+    }
+
+    init(secrets: [(value: String, name: String?)], matchers: [SecretMatcher]) {
         self.secrets = secrets
+        self.matchers = matchers.filter { !$0.isEmpty }
+        longestForm = self.matchers.map(\.longestPattern).max() ?? 0
+    }
+
+    /// A matcher for every form of every value in `secrets`.
+    static func matcher(for secrets: ArraySlice<(value: String, name: String?)>) -> SecretMatcher {
         var patterns: [[UInt8]] = []
         for secret in secrets {
             for form in SecretForms.forms(of: secret.value) { patterns.append(Array(form.utf8)) }
         }
-        matcher = SecretMatcher(patterns: patterns)
+        return SecretMatcher(patterns: patterns)
     }
 
-    package var isEmpty: Bool { matcher.isEmpty }
+    package var isEmpty: Bool { matchers.isEmpty }
 
     /// The length in bytes of the longest form: a writer streaming one text in
     /// several writes holds back this many bytes less one, so no form straddles two.
-    package var longestForm: Int { matcher.longestPattern }
+    package let longestForm: Int
+
+    /// Every byte range covered by a form, sorted and joined.
+    private func coveredRanges(in input: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        matchers.reduce([]) { merged($0, $1.coveredRanges(in: input)) }
+    }
+
+    /// The longest end of `window` that begins some form.
+    private func partialMatchLength(atEndOf window: UnsafeBufferPointer<UInt8>) -> Int {
+        matchers.map { $0.partialMatchLength(atEndOf: window) }.max() ?? 0
+    }
 
     // MARK: - Masking
 
@@ -52,7 +74,7 @@ package struct MaskingPolicy: Sendable {
     /// The masked bytes, and where each `***` landed: `(masked offset, original range)`.
     /// Nil when nothing matched.
     private func masked(_ input: UnsafeBufferPointer<UInt8>) -> Masked? {
-        let ranges = merged(matcher.coveredRanges(in: input), cutSecrets(in: input))
+        let ranges = merged(coveredRanges(in: input), cutSecrets(in: input))
         guard !ranges.isEmpty else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(input.count)
@@ -83,8 +105,8 @@ package struct MaskingPolicy: Sendable {
         var index = 0
         while index + marker.count <= input.count {
             if input[index] == marker[0] && input[index + 1] == marker[1] && input[index + 2] == marker[2] {
-                let window = UnsafeBufferPointer(rebasing: input[max(0, index - matcher.longestPattern)..<index])
-                let partial = matcher.partialMatchLength(atEndOf: window)
+                let window = UnsafeBufferPointer(rebasing: input[max(0, index - longestForm)..<index])
+                let partial = partialMatchLength(atEndOf: window)
                 if partial >= Self.minimumCutPrefix { found.append((index - partial)..<index) }
                 index += marker.count
             } else {
@@ -97,6 +119,7 @@ package struct MaskingPolicy: Sendable {
     /// Two sorted range lists as one, sorted, overlapping and touching ranges joined.
     private func merged(_ first: [Range<Int>], _ second: [Range<Int>]) -> [Range<Int>] {
         guard !second.isEmpty else { return first }
+        guard !first.isEmpty else { return second }
         var result: [Range<Int>] = []
         for range in (first + second).sorted(by: { $0.lowerBound < $1.lowerBound }) {
             if let last = result.last, range.lowerBound <= last.upperBound {
@@ -144,9 +167,9 @@ package struct MaskingPolicy: Sendable {
             var end = min(limit, bytes.count)
             end = boundary(before: end, in: bytes, replaced: replaced)
             // A form begun but cut off shows its first characters: cut before it.
-            let window = max(0, end - matcher.longestPattern)
+            let window = max(0, end - longestForm)
             let partial = bytes.withUnsafeBufferPointer { all in
-                matcher.partialMatchLength(atEndOf: UnsafeBufferPointer(rebasing: all[window..<end]))
+                partialMatchLength(atEndOf: UnsafeBufferPointer(rebasing: all[window..<end]))
             }
             if partial > 0 { end = boundary(before: end - partial, in: bytes, replaced: replaced) }
             let kept = originalOffset(of: end, replaced: replaced)

@@ -18,8 +18,16 @@ package final class SecretRegistry: Sendable {
         var index: [String: Int] = [:]
         /// Compiled on first use after a registration.
         var policy: MaskingPolicy? = .empty
+        /// The matchers compiled so far, each for a run of `secrets`, oldest first.
+        var generations: [Generation] = []
         /// Bumped on every change, so a policy compiled meanwhile is not cached as current.
         var version = 0
+    }
+
+    /// A matcher for `secrets[range]`.
+    private struct Generation {
+        var range: Range<Int>
+        var matcher: SecretMatcher
     }
 
     private let state = Mutex(State())
@@ -56,12 +64,28 @@ package final class SecretRegistry: Sendable {
         if let policy = state.withLock({ $0.policy }) { return policy }
         // Compiled outside the lock: with thousands of secrets it takes a while,
         // and registrations meanwhile only make a newer policy be compiled next time.
-        let (secrets, version) = state.withLock { ($0.secrets, $0.version) }
-        let compiled = MaskingPolicy(secrets: secrets)
-        state.withLock { state in
-            if state.version == version { state.policy = compiled }
+        let (secrets, generations, version) = state.withLock { ($0.secrets, $0.generations, $0.version) }
+        var updated = generations
+        let compiled = updated.last?.range.upperBound ?? 0
+        if compiled < secrets.count {
+            // New values get a matcher of their own; a generation no larger than the
+            // new one is folded into it (a binary counter), so each value is compiled
+            // O(log n) times however the run trickles them in, and a policy holds
+            // O(log n) matchers.
+            var range = compiled..<secrets.count
+            while let last = updated.last, last.range.count <= range.count {
+                range = last.range.lowerBound..<range.upperBound
+                updated.removeLast()
+            }
+            updated.append(Generation(range: range, matcher: MaskingPolicy.matcher(for: secrets[range])))
         }
-        return compiled
+        let policy = MaskingPolicy(secrets: secrets, matchers: updated.map(\.matcher))
+        state.withLock { state in
+            guard state.version == version else { return }
+            state.generations = updated
+            state.policy = policy
+        }
+        return policy
     }
 
     /// The values registered so far, in order.

@@ -86,6 +86,23 @@ import Testing
         #expect(MaskingPolicy.shellVariable(forName: "api-key") == "COURIER_SECRET_API_KEY")
     }
 
+    @Test("secrets registered one at a time, the policy used after each: every one stays masked")
+    func trickled() {
+        let registry = SecretRegistry()
+        var secrets: [String] = []
+        for index in 0..<100 {
+            let secret = "trickled-\(index)-token"
+            secrets.append(secret)
+            registry.register(secret)
+            let policy = registry.policy
+            #expect(policy.mask(secret) == "***", "\(secret) after \(index + 1) registrations")
+        }
+        let text = secrets.joined(separator: " | ")
+        #expect(registry.policy.mask(text) == Array(repeating: "***", count: 100).joined(separator: " | "))
+        // The beginning of the earliest secret before a cut marker, found in its own generation.
+        #expect(registry.policy.mask("x trickled-0-…") == "x ***…")
+    }
+
     @Test("mask then cut, at every cut position around a secret: no prefix of it ever shows")
     func maskThenCutEverywhere() {
         let secret = "Zq8-secret-Xw3"
