@@ -21,21 +21,26 @@ let package = Package(
             providers: [.apt(["libyaml-dev"])]
         ),
         .target(name: "CourierDiagnostics"),
+        // The one masking policy every output goes through; depends on nothing.
+        .target(name: "CourierSecrets"),
         .target(name: "CourierJSON"),
         .target(name: "CourierHTTP", dependencies: ["CCurl"]),
         .target(name: "CourierWorkflow", dependencies: ["CYAML", "CourierDiagnostics", "CourierJSON"]),
-        .target(name: "CourierEngine", dependencies: ["CourierWorkflow", "CourierJSON", "CourierHTTP", "CourierDiagnostics"]),
-        .target(name: "CourierReports", dependencies: ["CourierEngine", "CourierDiagnostics", "CourierJSON"]),
+        .target(name: "CourierEngine", dependencies: ["CourierWorkflow", "CourierJSON", "CourierHTTP", "CourierDiagnostics", "CourierSecrets"]),
+        .target(name: "CourierReports", dependencies: ["CourierEngine", "CourierDiagnostics", "CourierJSON", "CourierSecrets"]),
         .executableTarget(
             name: "courier",
-            dependencies: ["CourierEngine", "CourierReports", "CourierWorkflow", "CourierJSON", "CourierHTTP", "CourierDiagnostics"]
+            dependencies: ["CourierEngine", "CourierReports", "CourierWorkflow", "CourierJSON", "CourierHTTP", "CourierDiagnostics", "CourierSecrets"]
         ),
         // Not a product: the JSON benchmark's runner (Benchmarks/json/bench.sh).
         .executableTarget(name: "courier-json-bench", dependencies: ["CourierJSON"], path: "Benchmarks/json/Sources"),
+        // Not a product: the masking benchmark's runner (Benchmarks/masking/bench.sh).
+        .executableTarget(name: "courier-mask-bench", dependencies: ["CourierSecrets"], path: "Benchmarks/masking/Sources"),
         .testTarget(name: "CourierJSONTests", dependencies: ["CourierJSON"]),
+        .testTarget(name: "CourierSecretsTests", dependencies: ["CourierSecrets"]),
         .testTarget(name: "CourierWorkflowTests", dependencies: ["CourierWorkflow", "CourierDiagnostics"], exclude: ["Fixtures"]),
         .testTarget(name: "CourierEngineTests", dependencies: ["CourierEngine", "CourierWorkflow", "CourierHTTP", "CourierJSON"]),
-        .testTarget(name: "CourierReportsTests", dependencies: ["CourierReports", "CourierEngine"]),
+        .testTarget(name: "CourierReportsTests", dependencies: ["CourierReports", "CourierEngine", "CourierSecrets", "CourierDiagnostics", "CourierHTTP"]),
         .testTarget(name: "IntegrationTests", dependencies: []),
     ]
 )

@@ -1,10 +1,16 @@
 import CourierDiagnostics
 import CourierEngine
+import CourierSecrets
 import Foundation
 import Synchronization
 
 /// Streams a run to a terminal or CI log: a line per step as it finishes, a
 /// compiler-style block per failure, and a summary.
+///
+/// Writes only through a ``MaskedOutput``, one whole block per write (a step
+/// line, a workflow's failures and transcripts), so the door masks each block
+/// whole and no secret straddles two writes. Bodies and values are masked
+/// before they are cut.
 package final class ConsoleReporter: Sendable {
     package struct Options: Sendable {
         package var color = false
@@ -17,15 +23,15 @@ package final class ConsoleReporter: Sendable {
 
     private let options: Options
     private let renderer: DiagnosticRenderer
-    private let write: @Sendable (String) -> Void
+    private let output: MaskedOutput
     /// Events may arrive from several workflows at once; keep their lines whole.
     /// Holds whether a workflow was already shown, to separate the next one.
     private let lock = Mutex(false)
 
-    package init(options: Options, sources: SourceStore, write: @escaping @Sendable (String) -> Void) {
+    package init(options: Options, sources: SourceStore, output: MaskedOutput) {
         self.options = options
         self.renderer = DiagnosticRenderer(sources: sources, color: options.color)
-        self.write = write
+        self.output = output
     }
 
     package func handle(_ event: RunEvent) {
@@ -40,10 +46,16 @@ package final class ConsoleReporter: Sendable {
         }
         guard !text.isEmpty else { return }
         lock.withLock { shownAny in
-            if case .workflowStarted = event, shownAny { write("\n") }
+            var block = text
+            if case .workflowStarted = event, shownAny { block = "\n" + block }
             shownAny = true
-            write(text)
+            output.write(block)
         }
+    }
+
+    /// Writes the closing lines (see ``summary(_:)``).
+    package func writeSummary(_ run: RunResult) {
+        output.write(summary(run))
     }
 
     /// The closing lines: counts per outcome and the wall-clock time.
@@ -92,40 +104,40 @@ package final class ConsoleReporter: Sendable {
     }
 
     private func failureBlocks(_ workflow: WorkflowResult) -> String {
-        let masker = SecretMasker(secrets: workflow.secrets)
+        let policy = output.policy
         var out = ""
         for step in workflow.steps where step.outcome.isProblem {
             out += "\n" + style("\(workflow.file) › \(step.displayName)", .bold) + "\n"
             switch step.outcome {
             case .failed(let failures):
                 for failure in failures {
-                    var diagnostic = renderer.render(Diagnostic.error(masker.mask(failure.message), at: failure.location))
-                    for line in FailureText.comparison(expected: failure.expected.map(masker.mask), actual: failure.actual.map(masker.mask)) {
+                    var diagnostic = renderer.render(Diagnostic.error(failure.message, at: failure.location))
+                    for line in FailureText.comparison(expected: failure.expected, actual: failure.actual, policy: policy) {
                         diagnostic += colourDiffLine(line) + "\n"
                     }
                     out += diagnostic
                 }
             case .errored(let error):
                 var notes: [Diagnostic] = []
-                if let hint = error.hint { notes.append(.note(masker.mask(hint), at: nil)) }
-                out += renderer.render(Diagnostic.error(masker.mask(error.message), at: error.location, notes: notes))
+                if let hint = error.hint { notes.append(.note(hint, at: nil)) }
+                out += renderer.render(Diagnostic.error(error.message, at: error.location, notes: notes))
             case .passed, .skipped:
                 break
             }
             if !options.verbose, let attempt = step.attempts.last {
-                out += indent(Transcript.render(attempt, masker: masker, bodyLimit: 2048)) + "\n"
+                out += indent(Transcript.render(attempt, policy: policy, bodyLimit: 2048)) + "\n"
             }
         }
         return out
     }
 
     private func verboseTranscripts(_ workflow: WorkflowResult) -> String {
-        let masker = SecretMasker(secrets: workflow.secrets)
+        let policy = output.policy
         var out = ""
         for step in workflow.steps {
             for (index, attempt) in step.attempts.enumerated() {
                 out += "\n" + style("\(step.displayName) — attempt \(index + 1)", .dim) + "\n"
-                out += indent(Transcript.render(attempt, masker: masker)) + "\n"
+                out += indent(Transcript.render(attempt, policy: policy)) + "\n"
             }
         }
         return out

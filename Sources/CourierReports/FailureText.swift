@@ -1,36 +1,34 @@
 import CourierDiagnostics
 import CourierEngine
+import CourierSecrets
 
 /// Plain-text rendering of one assertion failure, shared by the console and reports.
 package enum FailureText {
     /// `file:line:col: subject: message` then expected and actual values.
     ///
-    /// Each value is cut to `maxValueBytes` (reports show more than the console).
-    package static func describe(_ failure: AssertionFailure, masker: SecretMasker? = nil,
+    /// Each value is masked, then cut to `maxValueBytes` (reports show more than the console).
+    package static func describe(_ failure: AssertionFailure, policy: MaskingPolicy,
                                  maxValueBytes: Int = ShownText.reportLimit) -> String {
-        var failure = failure
-        if let masker {
-            failure.message = masker.mask(failure.message)
-            failure.expected = failure.expected.map(masker.mask)
-            failure.actual = failure.actual.map(masker.mask)
-        }
         var text = ""
         if let location = failure.location {
             text += "\(location.start.file):\(location.start.line):\(location.start.column): "
         }
         text += failure.message
-        text += "\n" + comparison(expected: failure.expected, actual: failure.actual, maxValueBytes: maxValueBytes).joined(separator: "\n")
+        text += "\n" + comparison(expected: failure.expected, actual: failure.actual, policy: policy,
+                                  maxValueBytes: maxValueBytes).joined(separator: "\n")
         return text
     }
 
     /// The expected and actual values as indented lines: one line each when
-    /// short, else a line diff (`-` expected, `+` actual). Mask the values first.
+    /// short, else a line diff (`-` expected, `+` actual).
     ///
-    /// Each value is cut to `maxValueBytes` on a character boundary before it is
-    /// shown or diffed, and a diff shows at most ``ShownText/diffLineLimit`` lines.
-    package static func comparison(expected: String?, actual: String?, maxValueBytes: Int = ShownText.consoleLimit) -> [String] {
-        let expected = expected.map { ShownText.cut($0, maxBytes: maxValueBytes) }
-        let actual = actual.map { ShownText.cut($0, maxBytes: maxValueBytes) }
+    /// Each value is masked, then cut to `maxValueBytes` on a character boundary
+    /// before it is shown or diffed (so no cut leaves part of a secret), and a
+    /// diff shows at most ``ShownText/diffLineLimit`` lines.
+    package static func comparison(expected: String?, actual: String?, policy: MaskingPolicy,
+                                   maxValueBytes: Int = ShownText.consoleLimit) -> [String] {
+        let expected = expected.map { MaskedCut.cut($0, maxBytes: maxValueBytes, policy: policy) }
+        let actual = actual.map { MaskedCut.cut($0, maxBytes: maxValueBytes, policy: policy) }
         if let expected, let actual, LineDiff.isLong(expected, actual),
            let diff = LineDiff.unified(expected: expected, actual: actual) {
             return ["  diff (- expected, + actual):"] + diff.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }

@@ -1,23 +1,27 @@
 import CourierEngine
 import CourierHTTP
+import CourierSecrets
 
-/// The request and response of an attempt as text, curl `-v` style, with secrets masked.
+/// The request and response of an attempt as text, curl `-v` style.
+///
+/// Credential headers show their scheme only; bodies are masked, then cut.
+/// Everything else is shown as it is: the output door masks the whole text.
 package enum Transcript {
     /// Bodies longer than this are cut, with a note saying how much was left out.
     package static let defaultBodyLimit = 16 * 1024
 
-    package static func render(_ attempt: Attempt, masker: SecretMasker, bodyLimit: Int = defaultBodyLimit) -> String {
+    package static func render(_ attempt: Attempt, policy: MaskingPolicy, bodyLimit: Int = defaultBodyLimit) -> String {
         var lines: [String] = []
         let request = attempt.request
-        lines.append("> \(request.method) \(masker.mask(request.url))")
-        for field in masker.mask(request.headers) {
-            lines.append("> \(field.name): \(field.value)")
+        lines.append("> \(request.method) \(request.url)")
+        for field in request.headers {
+            lines.append("> \(field.name): \(CredentialHeaders.shown(field))")
         }
         switch request.body {
         case .none: break
         case .bytes(let bytes):
             lines.append(">")
-            lines.append(masker.mask(bodyText(bytes, limit: bodyLimit)))
+            lines.append(bodyText(bytes, limit: bodyLimit, policy: policy))
         case .file(let path):
             lines.append(">")
             lines.append("<file \(path)>")
@@ -25,7 +29,7 @@ package enum Transcript {
             lines.append(">")
             for part in parts {
                 switch part.content {
-                case .value(let value): lines.append("[part \(part.name)] \(masker.mask(value))")
+                case .value(let value): lines.append("[part \(part.name)] \(value)")
                 case .file(let path): lines.append("[part \(part.name)] <file \(path)>")
                 case .data(let bytes): lines.append("[part \(part.name)] <\(bytes.count) bytes>")
                 }
@@ -34,29 +38,37 @@ package enum Transcript {
         lines.append("")
         if let response = attempt.response {
             for hop in response.redirects {
-                lines.append("< HTTP \(hop.status) (redirect from \(masker.mask(hop.url)))")
-                if let location = hop.headers["Location"] { lines.append("< Location: \(masker.mask(location))") }
+                lines.append("< HTTP \(hop.status) (redirect from \(hop.url))")
+                if let location = hop.headers["Location"] { lines.append("< Location: \(location)") }
             }
             lines.append("< HTTP/\(response.httpVersion) \(response.status)")
-            for field in masker.mask(response.headers) {
-                lines.append("< \(field.name): \(field.value)")
+            for field in response.headers {
+                lines.append("< \(field.name): \(CredentialHeaders.shown(field))")
             }
             lines.append("<")
-            lines.append(masker.mask(bodyText(response.body, limit: bodyLimit)))
+            lines.append(bodyText(response.body, limit: bodyLimit, policy: policy))
         } else if let error = attempt.error {
-            lines.append("* no response: \(masker.mask(error.description))")
+            lines.append("* no response: \(error.description)")
         }
         return lines.joined(separator: "\n")
     }
 
-    /// The body as text; binary bodies are described, not dumped.
-    package static func bodyText(_ bytes: [UInt8], limit: Int) -> String {
+    /// The body as text, masked and then cut to `limit` bytes; binary bodies are
+    /// described, not dumped.
+    ///
+    /// Masked before it is cut: a secret straddling the cut would otherwise show
+    /// its first characters. Only a window of `limit` plus the longest form is
+    /// read, as a form crossing the cut lies wholly inside it.
+    package static func bodyText(_ bytes: [UInt8], limit: Int, policy: MaskingPolicy) -> String {
         if bytes.isEmpty { return "" }
-        let shown = bytes.prefix(limit)
-        guard let text = String(validating: shown, as: UTF8.self) ?? validPrefix(shown) else {
+        let window = bytes.prefix(limit + max(policy.longestForm, 4))
+        guard let text = String(validating: window, as: UTF8.self) ?? validPrefix(window) else {
             return "<\(bytes.count) bytes of binary data>"
         }
-        return bytes.count > limit ? text + "\n… (\(bytes.count - limit) more bytes)" : text
+        let notRead = bytes.count - text.utf8.count
+        let cut = policy.maskThenCut(text, limit: limit, isPrefix: notRead > 0)
+        let omitted = notRead + cut.omittedBytes
+        return omitted > 0 ? cut.text + "\n" + MaskedCut.text(omitted: omitted) : cut.text
     }
 
     /// A cut may fall inside a UTF-8 sequence; back off to the last whole character.

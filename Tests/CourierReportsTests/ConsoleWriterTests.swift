@@ -1,4 +1,5 @@
 @testable import CourierReports
+import CourierSecrets
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -20,10 +21,10 @@ import Glibc
         close(ends[0])
         defer { close(ends[1]) }
         let writer = ConsoleWriter(fileDescriptor: ends[1], name: "test pipe")
-        writer.write("first line\n")
+        writer.write("first line\n", maskingWith: SecretRegistry())
         #expect(writer.status == .closedByReader)
         #expect(writer.failure == nil)
-        writer.write("more\n")
+        writer.write("more\n", maskingWith: SecretRegistry())
         #expect(writer.status == .closedByReader)
     }
 
@@ -33,7 +34,7 @@ import Glibc
         try #require(descriptor >= 0)
         defer { close(descriptor) }
         let writer = ConsoleWriter(fileDescriptor: descriptor, name: "standard output")
-        writer.write("PASSED\n")
+        writer.write("PASSED\n", maskingWith: SecretRegistry())
         #expect(writer.status == .failed(errno: ENOSPC))
         #expect(writer.failure == "cannot write to standard output: No space left on device")
     }
@@ -59,7 +60,7 @@ import Glibc
         reader.start()
         let text = String(repeating: "0123456789abcdef", count: 64 * 1024)  // 1 MiB
         let writer = ConsoleWriter(fileDescriptor: ends[1], name: "test pipe")
-        writer.write(text)
+        writer.write(text, maskingWith: SecretRegistry())
         close(ends[1])
         let bytes = try #require(received.wait())
         close(readEnd)

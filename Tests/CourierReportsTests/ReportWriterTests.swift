@@ -1,4 +1,5 @@
 @testable import CourierReports
+import CourierSecrets
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -23,7 +24,7 @@ import Glibc
 
     @Test("a new path: missing folders are created, no temporary file is left")
     func newPath() throws {
-        try ReportWriter.write("<report/>", to: path("a/b/junit.xml"))
+        try ReportWriter.write("<report/>", to: path("a/b/junit.xml"), maskingWith: SecretRegistry())
         #expect(read("a/b/junit.xml") == "<report/>")
         #expect(try FileManager.default.contentsOfDirectory(atPath: path("a/b")) == ["junit.xml"])
     }
@@ -32,7 +33,7 @@ import Glibc
     func existingFile() throws {
         _ = FileManager.default.createFile(atPath: path("junit.xml"), contents: Data("old and longer".utf8))
         try #require(chmod(path("junit.xml"), 0o600) == 0)
-        try ReportWriter.write("new", to: path("junit.xml"))
+        try ReportWriter.write("new", to: path("junit.xml"), maskingWith: SecretRegistry())
         #expect(read("junit.xml") == "new")
         let mode = try FileManager.default.attributesOfItem(atPath: path("junit.xml"))[.posixPermissions] as? Int
         #expect(mode == 0o600)
@@ -44,7 +45,7 @@ import Glibc
         try FileManager.default.createDirectory(atPath: path("reports"), withIntermediateDirectories: true)
         if targetExists { _ = FileManager.default.createFile(atPath: path("reports/target.xml"), contents: Data("old".utf8)) }
         try FileManager.default.createSymbolicLink(atPath: path("link.xml"), withDestinationPath: "reports/target.xml")
-        try ReportWriter.write("<report/>", to: path("link.xml"))
+        try ReportWriter.write("<report/>", to: path("link.xml"), maskingWith: SecretRegistry())
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path("link.xml")) == "reports/target.xml")
         #expect(read("reports/target.xml") == "<report/>")
         #expect(try FileManager.default.contentsOfDirectory(atPath: path("reports")) == ["target.xml"])
@@ -53,7 +54,7 @@ import Glibc
     @Test("a character device is written directly and stays a device")
     func characterDevice() throws {
         #expect(try ReportWriter.destination(for: "/dev/null") == .direct(path: "/dev/null"))
-        try ReportWriter.write("<report/>", to: "/dev/null")
+        try ReportWriter.write("<report/>", to: "/dev/null", maskingWith: SecretRegistry())
         let type = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
         #expect(type == .typeCharacterSpecial)
     }
@@ -77,7 +78,7 @@ import Glibc
             box.text = String(decoding: bytes, as: UTF8.self)
             box.done.signal()
         }.start()
-        try ReportWriter.write("<report/>", to: fifo)
+        try ReportWriter.write("<report/>", to: fifo, maskingWith: SecretRegistry())
         try #require(box.done.wait(timeout: .now() + 10) == .success)
         #expect(box.text == "<report/>")
         let type = try FileManager.default.attributesOfItem(atPath: fifo)[.type] as? FileAttributeType
@@ -93,13 +94,13 @@ import Glibc
     func failures() throws {
         _ = FileManager.default.createFile(atPath: path("plain"), contents: Data())
         #expect(throws: ReportWriter.Failure(path: path("plain/junit.xml"), reason: "Not a directory")) {
-            try ReportWriter.write("x", to: path("plain/junit.xml"))
+            try ReportWriter.write("x", to: path("plain/junit.xml"), maskingWith: SecretRegistry())
         }
         #expect(throws: ReportWriter.Failure(path: directory, reason: "is a directory")) {
-            try ReportWriter.write("x", to: directory)
+            try ReportWriter.write("x", to: directory, maskingWith: SecretRegistry())
         }
         #expect(throws: ReportWriter.Failure(path: "", reason: "no file name given")) {
-            try ReportWriter.write("x", to: "")
+            try ReportWriter.write("x", to: "", maskingWith: SecretRegistry())
         }
         #expect(ReportWriter.Failure(path: "r.xml", reason: "Permission denied").description == "cannot write 'r.xml': Permission denied")
     }

@@ -53,7 +53,9 @@ package struct WorkflowResult: Sendable {
     /// Every step run or skipped, in order: setup, steps, teardown.
     package var steps: [StepResult]
     package var durationMicroseconds: Int
-    /// Values that reporters must mask: `secrets:` and `secret: true` captures.
+    /// The secret values this workflow registered in the run's `SecretRegistry`
+    /// (`RunSettings.secrets`), for tests and tools. Reporters do not read them:
+    /// every output is masked with the registry's policy at the door.
     package var secrets: [String]
 
     package init(file: String, name: String, description: String? = nil, tags: [String] = [],

@@ -111,8 +111,8 @@ package final class RunControl: Sendable {
         }
     }
 
-    /// A step finished; `secrets` are the workflow's secrets so far, so that a
-    /// report written from the snapshot masks them as the final one would.
+    /// A step finished; `secrets` are the values the workflow registered so far
+    /// (the snapshot's result lists them as the final one would; masking uses the registry).
     func stepFinished(_ step: StepResult, secrets: [String]) {
         state.withLock { state in
             state.current?.steps.append(step)

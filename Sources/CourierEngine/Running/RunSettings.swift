@@ -1,4 +1,5 @@
 import CourierJSON
+import CourierSecrets
 
 /// What the command line adds to every workflow of a run.
 ///
@@ -24,6 +25,11 @@ package struct RunSettings: Sendable {
     package var failFast = false
     /// `--max-body-size`: response bodies above this size fail the step. Default 256 MiB.
     package var maxResponseBytes = 256 * 1024 * 1024
+    /// The run's secrets: the engine registers every secret value it meets here
+    /// (`secrets:`, `secret: true` captures, credential headers, TLS passwords);
+    /// the command line hands the same registry to the console and report
+    /// writers, which mask every output with its policy. A new, empty one by default.
+    package var secrets = SecretRegistry()
 
     package init() {}
 

@@ -1,6 +1,7 @@
 import CourierDiagnostics
 import CourierHTTP
 import CourierJSON
+import CourierSecrets
 import CourierWorkflow
 import Foundation
 
@@ -21,7 +22,11 @@ final class WorkflowRunner {
     private let engine: Engine
     private let clock: RunClock
     private var scope: Scope
-    private var secrets: [String] = []
+    /// The run's secrets: every output masks what is registered here.
+    private var registry: SecretRegistry { engine.settings.secrets }
+    /// How many values the registry held when this workflow started: the ones
+    /// after are this workflow's (its result lists them; reporters do not need them).
+    private var registeredBefore = 0
     private var results: [StepResult] = []
     /// One jar per workflow run, so runs never see each other's sessions.
     private let cookieJar = CookieJar()
@@ -35,6 +40,7 @@ final class WorkflowRunner {
 
     func run() async -> WorkflowResult {
         let start = clock.elapsedMicroseconds()
+        registeredBefore = registry.count
         engine.control.workflowStarted(WorkflowResult(file: workflow.file, name: workflow.name,
                                                       description: workflow.description, tags: workflow.tags.map(\.value)))
         engine.onEvent(.workflowStarted(file: workflow.file, name: workflow.name))
@@ -119,7 +125,11 @@ final class WorkflowRunner {
                     do { value = try renderer.value(definition.value) } catch { return error }
                 }
                 scope[definition.name] = value
-                if areSecret { addSecret(value) }
+                if areSecret {
+                    // The name first, for output that names a secret rather than hides it.
+                    if case .string(let text) = value { registry.register(text, name: definition.name) }
+                    addSecret(value)
+                }
             }
         }
         return nil
@@ -127,10 +137,10 @@ final class WorkflowRunner {
 
     private func addSecret(_ value: JSONValue) {
         switch value {
-        case .string(let s): secrets.append(s)
-        case .number(let n): secrets.append(n.text)
+        case .string(let s): registry.register(s, name: nil)
+        case .number(let n): registry.register(n.text, name: nil)
         case .null, .bool: break
-        case .array, .object: secrets.append(value.serialized())
+        case .array, .object: registry.register(value.serialized(), name: nil)
         }
     }
 
@@ -140,22 +150,22 @@ final class WorkflowRunner {
         for field in headers {
             switch field.name.lowercased() {
             case "authorization", "proxy-authorization":
-                secrets.append(field.value)
+                registry.register(field.value, name: nil)
                 let parts = field.value.split(separator: " ", maxSplits: 1)
                 guard parts.count == 2 else { continue }
                 let credential = String(parts[1]).trimmingCharacters(in: .whitespaces)
-                secrets.append(credential)
+                registry.register(credential, name: nil)
                 // Basic credentials: the password alone may show up too.
                 if parts[0].lowercased() == "basic", let data = Data(base64Encoded: credential),
                    let decoded = String(data: data, encoding: .utf8) {
-                    secrets.append(decoded)
-                    if let colon = decoded.firstIndex(of: ":") { secrets.append(String(decoded[decoded.index(after: colon)...])) }
+                    registry.register(decoded, name: nil)
+                    if let colon = decoded.firstIndex(of: ":") { registry.register(String(decoded[decoded.index(after: colon)...]), name: nil) }
                 }
             case "cookie":
-                secrets.append(field.value)
+                registry.register(field.value, name: nil)
                 for pair in field.value.split(separator: ";") {
                     if let equals = pair.firstIndex(of: "=") {
-                        secrets.append(pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+                        registry.register(pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces), name: nil)
                     }
                 }
             default:
@@ -315,7 +325,7 @@ final class WorkflowRunner {
 
         recordCredentials(in: httpRequest.headers)
         // The spec counts `tls.password` among the secrets, whoever wrote it where.
-        if let password = httpRequest.options.tls.password, !password.isEmpty { secrets.append(password) }
+        if let password = httpRequest.options.tls.password, !password.isEmpty { registry.register(password, name: nil) }
         let attemptStart = clock.elapsedMicroseconds()
         var attempt = Attempt(request: httpRequest, startMicroseconds: attemptStart)
         let response: HTTPResponse
@@ -383,6 +393,9 @@ final class WorkflowRunner {
     }
 
     // MARK: - Recording
+
+    /// The values this workflow registered so far.
+    private var secrets: [String] { Array(registry.values.dropFirst(registeredBefore)) }
 
     private func record(_ result: StepResult) {
         results.append(result)

@@ -1,3 +1,4 @@
+import CourierSecrets
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,7 +16,12 @@ import Synchronization
 ///
 /// Each `write` is atomic with respect to the others on the same writer.
 ///
-///     ConsoleWriter.standardOutput.write("PASSED\n")
+/// There is no unmasked write: every text is masked with a ``SecretRegistry``'s
+/// current policy on its way to the descriptor. Reporters and the command line
+/// hold a ``MaskedOutput`` (this writer and the run's registry), never a way around it.
+///
+///     let output = MaskedOutput(ConsoleWriter.standardOutput, secrets: registry)
+///     output.write("PASSED\n")
 ///     if let problem = ConsoleWriter.standardOutput.failure { … }
 package final class ConsoleWriter: Sendable {
     package enum Status: Sendable, Equatable {
@@ -39,10 +45,14 @@ package final class ConsoleWriter: Sendable {
         self.name = name
     }
 
-    /// Writes all of `text`, unless the stream has failed or closed before.
-    package func write(_ text: String) {
+    /// Writes all of `text` masked with `secrets`' current policy, unless the
+    /// stream has failed or closed before.
+    ///
+    /// Masked as a whole: a caller writes whole blocks (a step line, a failure's
+    /// transcript), so no secret straddles two writes.
+    package func write(_ text: String, maskingWith secrets: SecretRegistry) {
         guard !text.isEmpty else { return }
-        var text = text
+        var text = secrets.policy.mask(text)
         state.withLock { status in
             guard status == .open else { return }
             let error = text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: fileDescriptor) }

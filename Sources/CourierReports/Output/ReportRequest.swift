@@ -1,4 +1,5 @@
 import CourierEngine
+import CourierSecrets
 
 /// A report the user asked for: a format and where it goes (`--junit FILE`).
 ///
@@ -7,7 +8,7 @@ import CourierEngine
 /// renderer, and the command line's option.
 ///
 ///     let request = ReportRequest(format: .junit, path: "reports/junit.xml")
-///     try request.write(result)
+///     try request.write(result, maskingWith: registry)
 package struct ReportRequest: Sendable, Equatable {
     package enum Format: String, Sendable, CaseIterable {
         case junit
@@ -22,9 +23,11 @@ package struct ReportRequest: Sendable, Equatable {
             }
         }
 
-        package func render(_ run: RunResult) -> String {
+        /// The report's text; `policy` masks bodies before they are cut (the
+        /// whole text is masked again by ``ReportWriter``).
+        package func render(_ run: RunResult, policy: MaskingPolicy) -> String {
             switch self {
-            case .junit: JUnitReport.render(run)
+            case .junit: JUnitReport.render(run, policy: policy)
             }
         }
     }
@@ -40,7 +43,7 @@ package struct ReportRequest: Sendable, Equatable {
 
     package var toStandardOutput: Bool { path == "-" }
 
-    package func write(_ run: RunResult) throws(ReportWriter.Failure) {
-        try ReportWriter.write(format.render(run), to: path)
+    package func write(_ run: RunResult, maskingWith secrets: SecretRegistry) throws(ReportWriter.Failure) {
+        try ReportWriter.write(format.render(run, policy: secrets.policy), to: path, maskingWith: secrets)
     }
 }

@@ -1,3 +1,4 @@
+import CourierSecrets
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,10 @@ import Glibc
 ///   /dev/stdout > out.txt`): written through that descriptor, after what was
 ///   written there already.
 ///
-///     try ReportWriter.write(JUnitReport.render(run), to: "reports/junit.xml")
+/// Every report is masked with the run's ``SecretRegistry`` as a whole, after
+/// rendering, on its way to the destination: there is no unmasked write.
+///
+///     try ReportWriter.write(JUnitReport.render(run, policy: registry.policy), to: "reports/junit.xml", maskingWith: registry)
 package enum ReportWriter {
     package struct Failure: Error, Equatable, CustomStringConvertible {
         package var path: String
@@ -37,8 +41,8 @@ package enum ReportWriter {
         case atomic(path: String, mode: mode_t?)
     }
 
-    package static func write(_ text: String, to path: String) throws(Failure) {
-        var text = text
+    package static func write(_ text: String, to path: String, maskingWith secrets: SecretRegistry) throws(Failure) {
+        var text = secrets.policy.mask(text)
         // `withUTF8` rethrows untyped errors: carry the typed one out in a Result.
         let outcome = text.withUTF8 { bytes in
             Result { () throws(Failure) in try write(UnsafeRawBufferPointer(bytes), to: path) }
@@ -46,7 +50,7 @@ package enum ReportWriter {
         try outcome.get()
     }
 
-    package static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(Failure) {
+    private static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(Failure) {
         switch try destination(for: path) {
         case .descriptor(let descriptor):
             if let error = writeAll(bytes, to: descriptor) {

@@ -43,14 +43,17 @@ enum RunCommand {
         if let jobs = parsed.last("--jobs"), Int(jobs).map({ $0 < 1 }) ?? true {
             throw UsageError("--jobs takes a positive number, not '\(jobs)'")
         }
-        let reports = ReportSink(try reportRequests(parsed))
+        let reports = ReportSink(try reportRequests(parsed), secrets: Output.secrets)
 
         // 1. Everything is validated before anything is sent.
         let files = try WorkflowDiscovery.files(in: parsed.positional)
         let sources = SourceStore()
         let stderrColor = Output.useColor(parsed.last("--color"), fileDescriptor: 2)
         var loaded = WorkflowLoading.load(files, sources: sources)
+        WorkflowLoading.registerLiteralSecrets(of: loaded.workflows, in: Output.secrets)
         var settings = RunSettings()
+        // One registry for the run: the engine registers, the console and reports mask with it.
+        settings.secrets = Output.secrets
         var diagnostics = loaded.diagnostics
         try configure(&settings, from: parsed, sources: sources, diagnostics: &diagnostics)
         let commandLineNames = Set(settings.commandLineVariables.map(\.name) + settings.fileVariables.map(\.name))
@@ -74,12 +77,12 @@ enum RunCommand {
         }
 
         // 2. Run, streaming progress to the console (standard error when a report takes standard output).
-        let consoleWriter = reports.requests.contains(where: \.toStandardOutput) ? ConsoleWriter.standardError : ConsoleWriter.standardOutput
+        let consoleOutput = reports.requests.contains(where: \.toStandardOutput) ? Output.standardError : Output.standardOutput
         var consoleOptions = ConsoleReporter.Options()
-        consoleOptions.color = Output.useColor(parsed.last("--color"), fileDescriptor: consoleWriter.fileDescriptor)
+        consoleOptions.color = Output.useColor(parsed.last("--color"), fileDescriptor: consoleOutput.fileDescriptor)
         consoleOptions.quiet = parsed.has("--quiet")
         consoleOptions.verbose = parsed.has("--verbose")
-        let console = ConsoleReporter(options: consoleOptions, sources: sources, write: { consoleWriter.write($0) })
+        let console = ConsoleReporter(options: consoleOptions, sources: sources, output: consoleOutput)
         let client = HTTPClient()
         // After a signal, the reports of what ran are written as soon as the main steps
         // have stopped: a teardown that then hangs until SIGKILL cannot take them along.
@@ -98,7 +101,7 @@ enum RunCommand {
                 _exit(ExitCode.interrupted(by: first.signal ?? SIGINT))
             })
         let result = await runTask.value
-        consoleWriter.write(console.summary(result))
+        console.writeSummary(result)
 
         // 3. Reports: written even when steps failed or the run was interrupted.
         var status = result.passed ? ExitCode.passed : ExitCode.failed

@@ -29,6 +29,7 @@ enum ValidateCommand {
         let files = try WorkflowDiscovery.files(in: parsed.positional)
         let sources = SourceStore()
         var loaded = WorkflowLoading.load(files, sources: sources)
+        WorkflowLoading.registerLiteralSecrets(of: loaded.workflows, in: Output.secrets)
         var externalNames = Set<String>()
         for assignment in parsed.all("--var") {
             let name = assignment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""

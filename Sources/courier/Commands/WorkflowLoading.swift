@@ -1,4 +1,5 @@
 import CourierDiagnostics
+import CourierSecrets
 import CourierWorkflow
 
 /// Loads every file before anything is sent: one invalid file stops the run
@@ -60,7 +61,33 @@ enum WorkflowLoading {
             .filter { seen.insert($0).inserted }
     }
 
-    /// Prints diagnostics compiler-style on standard error.
+    /// Registers the `secrets:` values written literally in the files (every
+    /// leaf of a structured one), before any diagnostic is printed: a warning's
+    /// source excerpt may show the line that holds one. Templated values are
+    /// registered by the engine once they are rendered.
+    static func registerLiteralSecrets(of workflows: [Workflow], in registry: SecretRegistry) {
+        func visit(_ value: TemplateValue, name: String, depth: Int) {
+            // The decoder bounds nesting already; this only keeps the walk bounded by itself.
+            guard depth < 64 else { return }
+            switch value.kind {
+            case .string(let template):
+                if let text = template.literalText { registry.register(text, name: depth == 0 ? name : nil) }
+            case .number(let text, _):
+                registry.register(text, name: depth == 0 ? name : nil)
+            case .array(let items):
+                for item in items { visit(item, name: name, depth: depth + 1) }
+            case .object(let members):
+                for member in members { visit(member.value, name: name, depth: depth + 1) }
+            case .null, .bool:
+                break
+            }
+        }
+        for workflow in workflows {
+            for definition in workflow.secrets { visit(definition.value, name: definition.name, depth: 0) }
+        }
+    }
+
+    /// Prints diagnostics compiler-style on standard error (masked, as every output).
     static func report(_ diagnostics: [Diagnostic], sources: SourceStore, color: Bool) {
         guard !diagnostics.isEmpty else { return }
         Output.err(DiagnosticRenderer(sources: sources, color: color).render(diagnostics))

@@ -1,15 +1,25 @@
 import CourierReports
+import CourierSecrets
 import Foundation
 
 /// Standard output and error, through the console writers: unbuffered, so CI logs
 /// stream, and never a crash on a closed pipe or a full disk.
+///
+/// Every byte is masked with the process's ``secrets`` (one run per process):
+/// diagnostics, warnings, the console reporter and reports all go through it.
 enum Output {
+    /// The secrets of this process's run: the engine registers into it, and
+    /// every console write and report is masked with its policy.
+    static let secrets = SecretRegistry()
+    static let standardOutput = MaskedOutput(ConsoleWriter.standardOutput, secrets: secrets)
+    static let standardError = MaskedOutput(ConsoleWriter.standardError, secrets: secrets)
+
     static func out(_ text: String) {
-        ConsoleWriter.standardOutput.write(text)
+        standardOutput.write(text)
     }
 
     static func err(_ text: String) {
-        ConsoleWriter.standardError.write(text)
+        standardError.write(text)
     }
 
     /// The status to exit with once a command returned `status`: a console that could

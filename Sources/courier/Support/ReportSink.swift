@@ -1,5 +1,6 @@
 import CourierEngine
 import CourierReports
+import CourierSecrets
 import Dispatch
 import Foundation
 import Synchronization
@@ -7,8 +8,11 @@ import Synchronization
 /// Writes the reports a run asked for (`--junit`, later `--json`, `--html`),
 /// one write at a time, whichever thread asks: the engine's "main steps have
 /// stopped" callback, the end of the run, or a second signal.
+///
+/// Every report is masked with the run's `secrets` as it is written.
 final class ReportSink: Sendable {
     let requests: [ReportRequest]
+    private let secrets: SecretRegistry
     /// Keeps background writes in order, before the final one.
     private let queue = DispatchQueue(label: "courier.reports")
     /// One writer at a time: a FIFO or `-` must never get two reports interleaved.
@@ -17,7 +21,10 @@ final class ReportSink: Sendable {
     /// report: a stream takes one report, the last word, never a partial one and then another.
     private let streamed = Mutex<Set<Int>>([])
 
-    init(_ requests: [ReportRequest]) { self.requests = requests }
+    init(_ requests: [ReportRequest], secrets: SecretRegistry) {
+        self.requests = requests
+        self.secrets = secrets
+    }
 
     /// Writes a partial report without waiting (from the engine's thread, which must
     /// not block on disks), to files only: a stream waits for the final report.
@@ -57,7 +64,7 @@ final class ReportSink: Sendable {
                 guard first else { continue }
             }
             do {
-                try request.write(run)
+                try request.write(run, maskingWith: secrets)
             } catch {
                 failures.append("\(request.format.title): \(error)")
             }
