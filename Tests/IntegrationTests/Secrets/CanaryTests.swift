@@ -34,9 +34,35 @@ import Testing
         if let reached = setup.reached, let problem = try reached() {
             Issue.record("the scenario did not run as designed: \(problem)")
         }
-        let leaks = LeakScan.leaks(of: forms, in: runs.flatMap(\.outputs))
-        for leak in leaks {
-            Issue.record("\(leak)")
+        for message in LeakScan.report(LeakScan.leaks(of: forms, in: runs.flatMap(\.outputs))) {
+            Issue.record(Comment(rawValue: message))
+        }
+    }
+
+    /// The guards again with a secret of letters and digits, which today's masker handles: the
+    /// harness must report nothing here (no false positives from the server, the paths or the
+    /// reports), so what `noLeak` reports is Courier's doing.
+    @Test("baseline: the regression guards pass with a letters-and-digits secret", arguments: CanaryScenario.guards + [
+        CanaryScenario.proxyWithCredentials(7, canaryHasNewline: false),
+    ])
+    func baseline(_ scenario: CanaryScenario) async throws {
+        let server = try await CanaryServer.shared.server()
+        let context = CanaryScenario.Context(number: scenario.number, server: server, simple: true)
+        let setup = try await scenario.make(context)
+        let workspace = try Workspace()
+        for (path, contents) in setup.files { try workspace.write(path, contents) }
+        let forms = try await SecretForms.derive(setup.secrets)
+        let runs = try await CanaryRun.run(workspace: workspace, arguments: setup.arguments, environment: setup.environment)
+        for run in runs {
+            if let expected = setup.expectedStatus {
+                #expect(run.status == expected, "\(run.mode): exit \(run.status), expected \(expected)")
+            }
+        }
+        if let reached = setup.reached, let problem = try reached() {
+            Issue.record("the scenario did not run as designed: \(problem)")
+        }
+        for message in LeakScan.report(LeakScan.leaks(of: forms, in: runs.flatMap(\.outputs))) {
+            Issue.record(Comment(rawValue: message))
         }
     }
 
@@ -88,8 +114,8 @@ import Testing
         }
         let forms = [SecretForm(label: "short capture", name: "plain", bytes: Array(short.utf8)),
                      SecretForm(label: "short capture", name: "json-ascii", bytes: Array(#"\u0416\u00a7q"#.utf8))]
-        for leak in LeakScan.leaks(of: forms, in: runs.flatMap(\.outputs)) {
-            Issue.record("\(leak)")
+        for message in LeakScan.report(LeakScan.leaks(of: forms, in: runs.flatMap(\.outputs))) {
+            Issue.record(Comment(rawValue: message))
         }
     }
 
