@@ -46,8 +46,42 @@ package enum SecretForms {
             for form in shellForms(variant) { forms.add(form) }
             forms.add(hex(bytes, upper: false))
             forms.add(hex(bytes, upper: true))
+            for form in nestedForms(variant) { forms.add(form) }
         }
         return forms.list
+    }
+
+    // MARK: - Escapes of escapes
+
+    /// The value escaped twice or three times over, as echoes nest it: a JSON body echoed
+    /// inside a JSON string (`"data": "{\"key\":\"p\\\"ss\"}"`, as httpbin and most echo
+    /// servers write it), and either of those inside Courier's own XML report.
+    ///
+    /// Only the compositions that outputs produce are derived (JSON in JSON, XML of JSON,
+    /// XML of JSON in JSON), each with the JSON variants of ``jsonForms(_:)`` minus `\/` and
+    /// the XML of Courier's own writer (text and attribute): a few dozen forms for a value
+    /// full of characters that escape, none for one that has none.
+    static func nestedForms(_ value: String) -> [String] {
+        func courierXML(_ text: String) -> [String] {
+            [markupEscape(text.unicodeScalars, quote: "\"", apostrophe: "'", entities: 0, attribute: false),
+             markupEscape(text.unicodeScalars, quote: "&quot;", apostrophe: "'", entities: 0, attribute: true)]
+        }
+        func json(_ text: String) -> [String] {
+            let hasNonASCII = text.unicodeScalars.contains { !$0.isASCII }
+            return (hasNonASCII ? [NonASCII.raw, .lowerHex, .upperHex] : [.raw]).map {
+                jsonEscape(text, escapeSlash: false, nonASCII: $0)
+            }
+        }
+        var out: [String] = []
+        let once = json(value).filter { $0 != value }
+        for escaped in once {
+            out += courierXML(escaped)
+            for twice in json(escaped) where twice != escaped {
+                out.append(twice)
+                out += courierXML(twice)
+            }
+        }
+        return out
     }
 
     // MARK: - Base64

@@ -18,6 +18,26 @@ import Testing
         #expect(forms.contains { Array($0.utf8) == Array(nfd.utf8) })
     }
 
+    @Test("escapes of escapes: a JSON body echoed inside a JSON string, and both inside Courier's XML")
+    func nestedEscapes() throws {
+        // What an echo server writes for a request body `{"k": <canary>}` (Python's json.dumps
+        // of the raw body, ASCII-only and not), and that line inside a JUnit report.
+        let body = #"{"k":"C@n4ry \"pass\" word+/&<ü\nline2-._~"}"#
+        for asciiOnly in [false, true] {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .withoutEscapingSlashes
+            var echoed = String(decoding: try encoder.encode(body), as: UTF8.self)
+            if asciiOnly { echoed = echoed.replacingOccurrences(of: "ü", with: "\\u00fc") }
+            let masked = MaskingPolicy(secrets: [(value: Self.canary, name: nil)]).mask(echoed)
+            #expect(!masked.contains("C@n4ry"), "\(masked)")
+            let inXML = MaskingPolicy(secrets: [(value: Self.canary, name: nil)]).mask(echoed.replacingOccurrences(of: "&", with: "&amp;")
+                .replacingOccurrences(of: "<", with: "&lt;"))
+            #expect(!inXML.contains("C@n4ry"), "\(inXML)")
+        }
+        // A value with nothing to escape gets no extra forms.
+        #expect(SecretForms.nestedForms("plainToken123").isEmpty)
+    }
+
     @Test("base64: standard, URL-safe, padded and not, and the three alignment cores")
     func base64() {
         let standard = Data(Self.canary.utf8).base64EncodedString()
