@@ -437,6 +437,7 @@ private func paths(_ requests: [HTTPRequest]) -> [String] {
             case .workflowStarted(let file, let name): "started \(name) \(file)"
             case .stepFinished(_, let step): "step \(step.name)"
             case .workflowFinished(let result): "finished \(result.name) \(result.passed)"
+            case .warning(_, let message): "warning \(message)"
             }
         }
         #expect(summary == ["started ordered \(testWorkflowPath)", "step one", "step two", "step three", "step down", "finished ordered false"])

@@ -116,22 +116,72 @@ final class WorkflowRunner {
                 if let override = engine.settings.override(for: definition.name) {
                     value = override
                 } else {
+                    // A secret's error message must not quote the value it was computing.
+                    var renderer = self.renderer
+                    renderer.redactingValues = areSecret
                     do { value = try renderer.value(definition.value) } catch { return error }
                 }
                 scope[definition.name] = value
-                if areSecret { addSecret(value) }
+                guard areSecret else { continue }
+                addSecret(value)
+                // Literal ones were refused at load; this catches templates and --var values.
+                if let (name, length) = Self.shortLeaf(of: value, named: definition.name) {
+                    return EvaluationError(.invalid, SecretLength.tooShortMessage(name: name, length: length),
+                                           at: definition.value.range)
+                }
             }
         }
         return nil
     }
 
-    private func addSecret(_ value: JSONValue) {
-        switch value {
-        case .string(let s): secrets.append(s)
-        case .number(let n): secrets.append(n.text)
-        case .null, .bool: break
-        case .array, .object: secrets.append(value.serialized())
+    /// The first string or number leaf of `value` that is too short to mask, with its path.
+    private static func shortLeaf(of value: JSONValue, named name: String) -> (String, Int)? {
+        var pending = [(name, value)]
+        while let (path, value) = pending.popLast() {
+            switch value {
+            case .string(let s) where SecretLength.isTooShort(s): return (path, s.count)
+            case .number(let n) where SecretLength.isTooShort(n.text): return (path, n.text.count)
+            case .array(let items): pending += items.enumerated().reversed().map { ("\(path)[\($0.offset)]", $0.element) }
+            case .object(let object): pending += zip(object.keys, object.values).reversed().map { ("\(path).\($0.0)", $0.1) }
+            default: break
+            }
         }
+        return nil
+    }
+
+    /// Registers a secret value: every string and number leaf of a list or map on its
+    /// own (`{{ creds.key }}`, `{{ toks[0] }}` and `for_each` items print leaves), and
+    /// the whole as compact and as pretty JSON (`{{ creds }}`, `| json`, reports).
+    private func addSecret(_ value: JSONValue) {
+        // A stack, not recursion: values may be nested 512 deep.
+        var pending = [value]
+        while let next = pending.popLast() {
+            switch next {
+            case .string(let s): addSecretText(s)
+            case .number(let n): addSecretText(n.text)
+            case .null, .bool: break
+            case .array(let items): pending += items
+            case .object(let object): pending += object.values
+            }
+        }
+        switch value {
+        case .array, .object:
+            addSecretText(value.serialized())
+            addSecretText(value.serialized(pretty: true))
+        default:
+            break
+        }
+    }
+
+    private func addSecretText(_ text: String) {
+        secrets.append(text)
+    }
+
+    /// The password (and `user:password`) of a URL's userinfo, raw and decoded: libcurl
+    /// turns it into Basic credentials that no header of ours shows.
+    private func addURLCredentials(of url: String) {
+        guard let credentials = URLCredentials(url: url) else { return }
+        for text in credentials.sensitiveTexts { addSecretText(text) }
     }
 
     /// `Authorization` and `Cookie` values are secrets whatever the workflow says:
@@ -158,6 +208,14 @@ final class WorkflowRunner {
                         secrets.append(pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces))
                     }
                 }
+            case "set-cookie":
+                // The jar sends it back as `Cookie:` on its own: the pair and its value are secrets (spec §12).
+                let pair = field.value.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+                guard let equals = pair.firstIndex(of: "=") else { continue }
+                let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+                guard !value.isEmpty else { continue }
+                secrets.append(pair)
+                secrets.append(value)
             default:
                 continue
             }
@@ -316,6 +374,11 @@ final class WorkflowRunner {
         recordCredentials(in: httpRequest.headers)
         // The spec counts `tls.password` among the secrets, whoever wrote it where.
         if let password = httpRequest.options.tls.password, !password.isEmpty { secrets.append(password) }
+        addURLCredentials(of: httpRequest.url)
+        // The proxy: the step's or --proxy, else the environment's, as libcurl picks it.
+        for proxy in [httpRequest.options.proxy] + Self.proxyVariables.map({ engine.settings.environment[$0] }) {
+            if let proxy { addURLCredentials(of: proxy) }
+        }
         let attemptStart = clock.elapsedMicroseconds()
         var attempt = Attempt(request: httpRequest, startMicroseconds: attemptStart)
         let response: HTTPResponse
@@ -323,6 +386,7 @@ final class WorkflowRunner {
             response = try await send(httpRequest, phase: phase)
             attempt.response = response
         } catch {
+            recordSentCredentials(error.sentRequests, hops: [])
             attempt.error = error
             result.attempts = [attempt]
             var message = error.message
@@ -339,16 +403,24 @@ final class WorkflowRunner {
             return result
         }
 
+        recordSentCredentials(response.sentRequests, hops: response.redirects.map(\.headers) + [response.headers])
         let view = ResponseView(response)
         var failures = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
 
         // Captures: the step's own later captures may use earlier ones, so each
         // one is read with the scope as it is after the one before.
         for capture in step.capture {
-            switch CaptureEvaluator(renderer: renderer).capture(capture, from: view) {
+            var captureRenderer = renderer
+            captureRenderer.redactingValues = capture.secret
+            switch CaptureEvaluator(renderer: captureRenderer).capture(capture, from: view) {
             case .success(let value):
                 scope[capture.name.value] = value
-                if capture.secret { addSecret(value) }
+                if capture.secret {
+                    addSecret(value)
+                    if Self.shortLeaf(of: value, named: capture.name.value) != nil {
+                        engine.onEvent(.warning(file: workflow.file, message: SecretLength.shortCaptureWarning(name: capture.name.value)))
+                    }
+                }
                 result.captures.append(CapturedValue(name: capture.name.value, value: value, secret: capture.secret))
             case .failure(let failure):
                 failures.append(failure)
@@ -363,6 +435,17 @@ final class WorkflowRunner {
         result.outcome = failures.isEmpty ? .passed : .failed(failures)
         result.durationMicroseconds = clock.elapsedMicroseconds(since: start)
         return result
+    }
+
+    /// The environment variables libcurl reads a proxy from.
+    private static let proxyVariables = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+
+    /// Credentials in what libcurl really sent (its jar's `Cookie`, Basic credentials built
+    /// from a URL's userinfo, `Proxy-Authorization`, also on a proxy's `CONNECT`) and the
+    /// cookies every hop's response set.
+    private func recordSentCredentials(_ sent: [HTTPSentRequest], hops: [HTTPHeaders]) {
+        for request in sent { recordCredentials(in: request.headers) }
+        for headers in hops { recordCredentials(in: headers) }
     }
 
     /// Sends a request. Teardown requests run in a task of their own, which an

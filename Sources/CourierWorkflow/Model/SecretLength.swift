@@ -1,0 +1,25 @@
+/// The shortest secret Courier can mask without hiding unrelated text.
+///
+/// Masking replaces every occurrence of a value, so a two-character secret would
+/// turn every `ab` in every report into `***` and protect nothing. A declared
+/// secret (`secrets:`, or a `--var`/`--vars-file` value for one) shorter than this
+/// is an error; a captured one is masked anyway, with a warning. An empty value
+/// has nothing to leak and passes.
+package enum SecretLength {
+    package static let minimum = 4
+
+    /// Whether `text` is a non-empty value shorter than ``minimum`` characters.
+    package static func isTooShort(_ text: String) -> Bool {
+        !text.isEmpty && text.count < minimum
+    }
+
+    /// `secret 'pin' is too short to mask safely (3 characters; at least 4)`.
+    package static func tooShortMessage(name: String, length: Int) -> String {
+        "secret '\(name)' is too short to mask safely (\(length) character\(length == 1 ? "" : "s"); at least \(minimum))"
+    }
+
+    /// The warning for a `secret: true` capture shorter than ``minimum``.
+    package static func shortCaptureWarning(name: String) -> String {
+        "captured secret '\(name)' is shorter than \(minimum) characters: it is masked, but short values may mask unrelated text"
+    }
+}
