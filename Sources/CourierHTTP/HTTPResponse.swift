@@ -49,6 +49,12 @@ public struct HTTPRedirectHop: Sendable {
     public var url: String
     public var status: Int
     public var headers: HTTPHeaders
+
+    public init(url: String, status: Int, headers: HTTPHeaders) {
+        self.url = url
+        self.status = status
+        self.headers = headers
+    }
 }
 
 /// Phase durations in microseconds, each measured from the start of the request

@@ -116,6 +116,12 @@ final class WorkflowRunner {
                 if let override = engine.settings.override(for: definition.name) {
                     value = override
                 } else {
+                    if areSecret {
+                        // Text quoted inside a secret's expressions is what it is computed from.
+                        for text in TemplateLiterals.quotedStrings(in: definition.value) where !SecretLength.isTooShort(text) {
+                            addSecretText(text)
+                        }
+                    }
                     // A secret's error message must not quote the value it was computing.
                     var renderer = self.renderer
                     renderer.redactingValues = areSecret

@@ -62,14 +62,13 @@ private struct SecretLiteralCollector {
         while let node = pending.popLast() {
             switch node.kind {
             case .scalar: break
-            case .sequence(let items): pending += items
+            // Children pushed last-first, so values come out in document order.
+            case .sequence(let items): pending += items.reversed()
             case .mapping(let pairs):
-                for pair in pairs {
-                    if pair.key.scalar?.text == "tls", let password = pair.value["password"]?.scalar {
-                        add(password.text)
-                    }
-                    pending.append(pair.value)
+                for pair in pairs where pair.key.scalar?.text == "tls" {
+                    if let password = pair.value["password"]?.scalar { add(password.text) }
                 }
+                pending += pairs.map(\.value).reversed()
             }
         }
     }
