@@ -64,10 +64,13 @@ final class CurlTransfer: @unchecked Sendable {
         _ = courier_easy_setopt_pointer(h, CURLOPT_HEADERDATA, context)
         // The headers libcurl really sends (its own Cookie, Basic credentials from a
         // URL's userinfo, Proxy-Authorization) reach us only through the debug callback,
-        // which needs VERBOSE; it ignores everything but outgoing header blocks.
-        _ = courier_easy_setopt_debug(h, debugCallback)
-        _ = courier_easy_setopt_pointer(h, CURLOPT_DEBUGDATA, context)
-        set(h, CURLOPT_VERBOSE, 1)
+        // which needs VERBOSE. Verbose costs ~5 µs a request (libcurl formats its
+        // messages), so it is on only when asked for or when libcurl may add credentials.
+        if options.recordSentRequests || Self.libcurlMayAddCredentials(request) {
+            _ = courier_easy_setopt_debug(h, debugCallback)
+            _ = courier_easy_setopt_pointer(h, CURLOPT_DEBUGDATA, context)
+            set(h, CURLOPT_VERBOSE, 1)
+        }
         set(h, CURLOPT_USERAGENT, "courier/\(CourierHTTPVersion.string)")
         // A proxy's "200 Connection established" block is not the server's response.
         set(h, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
@@ -97,6 +100,19 @@ final class CurlTransfer: @unchecked Sendable {
         try configureMethodAndBody(h)
         configureHeaders(h)
     }
+
+    /// Whether libcurl may send credentials the request does not show: `Cookie` from a
+    /// jar that has received cookies, Basic credentials from `user:password@` in the URL
+    /// or in the proxy's URL (the option or the `*_proxy` environment libcurl reads).
+    static func libcurlMayAddCredentials(_ request: HTTPRequest) -> Bool {
+        if let jar = request.options.cookieJar, jar.mayHoldCookies.load(ordering: .relaxed) { return true }
+        if URLCredentials(url: request.url) != nil { return true }
+        if let proxy = request.options.proxy { return URLCredentials(url: proxy) != nil }
+        return proxyVariables.contains { name in getenv(name).map { URLCredentials(url: String(cString: $0)) != nil } ?? false }
+    }
+
+    /// The environment variables libcurl reads a proxy from.
+    static let proxyVariables = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
 
     private func configureTLS(_ h: UnsafeMutableRawPointer, _ tls: TLSOptions) throws(HTTPError) {
         // OpenSSL's own messages for a missing file are cryptic ("error setting
@@ -414,6 +430,11 @@ final class CurlTransfer: @unchecked Sendable {
         if line.hasPrefix("HTTP/") {
             headerBlocks.append([line])
         } else if !line.isEmpty, !headerBlocks.isEmpty {
+            if let jar = request.options.cookieJar, bytes.count > 11, bytes[bytes.startIndex] | 0x20 == UInt8(ascii: "s"),
+               String(line.prefix(11)).caseInsensitiveEquals("set-cookie:") {
+                // From now on libcurl may send this jar's cookies on its own: record what it sends.
+                jar.mayHoldCookies.store(true, ordering: .relaxed)
+            }
             headerBlocks[headerBlocks.count - 1].append(line)
         }
     }

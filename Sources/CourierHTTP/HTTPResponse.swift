@@ -15,7 +15,9 @@ public struct HTTPResponse: Sendable {
     public var reusedConnection: Bool
     /// The request header blocks libcurl sent, oldest first: one per redirect hop,
     /// a proxy's `CONNECT`, a repeat after `100 Continue` or an auth challenge.
-    /// Empty from transports that do not know them.
+    /// Recorded when libcurl may add credentials of its own, or always with
+    /// ``HTTPRequestOptions/recordSentRequests``; empty otherwise and from transports
+    /// that do not know them.
     public var sentRequests: [HTTPSentRequest]
 
     public init(
