@@ -108,11 +108,10 @@ final class CurlTransfer: @unchecked Sendable {
         if let jar = request.options.cookieJar, jar.mayHoldCookies.load(ordering: .relaxed) { return true }
         if URLCredentials(url: request.url) != nil { return true }
         if let proxy = request.options.proxy { return URLCredentials(url: proxy) != nil }
-        return proxyVariables.contains { name in getenv(name).map { URLCredentials(url: String(cString: $0)) != nil } ?? false }
+        return URLCredentials.proxyEnvironmentVariables.contains { name in
+            getenv(name).map { URLCredentials(url: String(cString: $0)) != nil } ?? false
+        }
     }
-
-    /// The environment variables libcurl reads a proxy from.
-    static let proxyVariables = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
 
     private func configureTLS(_ h: UnsafeMutableRawPointer, _ tls: TLSOptions) throws(HTTPError) {
         // OpenSSL's own messages for a missing file are cryptic ("error setting

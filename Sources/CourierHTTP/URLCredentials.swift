@@ -40,6 +40,9 @@ public struct URLCredentials: Sendable, Equatable {
         return texts.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
+    /// The environment variables libcurl reads a proxy URL from when none is set.
+    public static let proxyEnvironmentVariables = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+
     /// `url` with its password replaced by `***` (`http://bob:***@host/`), for messages.
     public static func redacting(_ url: String) -> String {
         guard let range = userinfoRange(in: url) else { return url }

@@ -161,3 +161,25 @@ import Testing
         #expect(warnings == ["captured secret 'code' is shorter than 4 characters: it is masked, but short values may mask unrelated text"])
     }
 }
+
+/// The HTTP layer's reading of `user:password@` (engine tests link CourierHTTP).
+@Suite struct URLCredentialsTests {
+    @Test(arguments: [
+        ("http://bob:pw-1234@h:80/x?q=1", "bob", "pw-1234", "http://bob:***@h:80/x?q=1"),
+        ("bob:p%40ss@proxy:3128", "bob", "p%40ss", "bob:***@proxy:3128"),
+        ("http://user@h/", "user", nil, "http://user@h/"),
+        ("http://h/path@not-userinfo", nil, nil, "http://h/path@not-userinfo"),
+        ("https://a:b:c@h/", "a", "b:c", "https://a:***@h/"),
+    ] as [(String, String?, String?, String)])
+    func userinfo(url: String, user: String?, password: String?, redacted: String) {
+        let credentials = URLCredentials(url: url)
+        #expect(credentials?.user == user)
+        #expect(credentials?.password == password)
+        #expect(URLCredentials.redacting(url) == redacted)
+    }
+
+    @Test func sensitiveTextsIncludeTheDecodedForms() {
+        let texts = URLCredentials(url: "http://b%6Fb:p%40ss-word@h/")?.sensitiveTexts ?? []
+        #expect(texts == ["p%40ss-word", "b%6Fb:p%40ss-word", "p@ss-word", "bob:p@ss-word"])
+    }
+}

@@ -382,7 +382,7 @@ final class WorkflowRunner {
         if let password = httpRequest.options.tls.password, !password.isEmpty { secrets.append(password) }
         addURLCredentials(of: httpRequest.url)
         // The proxy: the step's or --proxy, else the environment's, as libcurl picks it.
-        for proxy in [httpRequest.options.proxy] + Self.proxyVariables.map({ engine.settings.environment[$0] }) {
+        for proxy in [httpRequest.options.proxy] + URLCredentials.proxyEnvironmentVariables.map({ engine.settings.environment[$0] }) {
             if let proxy { addURLCredentials(of: proxy) }
         }
         let attemptStart = clock.elapsedMicroseconds()
@@ -442,9 +442,6 @@ final class WorkflowRunner {
         result.durationMicroseconds = clock.elapsedMicroseconds(since: start)
         return result
     }
-
-    /// The environment variables libcurl reads a proxy from.
-    private static let proxyVariables = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
 
     /// Credentials in what libcurl really sent (its jar's `Cookie`, Basic credentials built
     /// from a URL's userinfo, `Proxy-Authorization`, also on a proxy's `CONNECT`) and the
