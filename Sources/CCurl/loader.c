@@ -138,6 +138,9 @@ CURLcode courier_easy_setopt_share(CURL *handle, CURLSH *value) {
 CURLcode courier_easy_setopt_callback(CURL *handle, CURLoption option, courier_data_callback callback) {
     return curl.easy_setopt(handle, option, callback);
 }
+CURLcode courier_easy_setopt_debug(CURL *handle, courier_debug_callback callback) {
+    return curl.easy_setopt(handle, CURLOPT_DEBUGFUNCTION, callback);
+}
 
 CURLcode courier_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl.easy_getinfo(handle, info, value);

@@ -1,4 +1,5 @@
 import CCurl
+import Synchronization
 
 /// Cookies shared by the requests of one workflow run.
 ///
@@ -9,6 +10,9 @@ public final class CookieJar: @unchecked Sendable {
     // transfer that holds this jar runs, and by deinit, which cannot run before
     // every such transfer has released the jar and detached the share.
     let share: UnsafeMutableRawPointer?
+    /// Set once a response through this jar carried `Set-Cookie`: libcurl may then add
+    /// `Cookie` to later requests, which transfers record (see `HTTPSentRequest`).
+    let mayHoldCookies = Atomic<Bool>(false)
 
     public init() {
         share = CurlGlobal.unavailable == nil ? courier_share_init() : nil

@@ -30,6 +30,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// Header blocks, one per response received (redirects, `100 Continue`),
     /// each a status line followed by field lines.
     fileprivate var headerBlocks: [[String]] = []
+    /// Request header blocks libcurl sent (debug callback), one per hop; the
+    /// bytes of a block not yet finished by its empty line wait in `pendingSent`.
+    fileprivate var sentRequests: [HTTPSentRequest] = []
+    fileprivate var pendingSent: [UInt8] = []
 
     init(request: HTTPRequest) {
         self.request = request
@@ -58,6 +62,15 @@ final class CurlTransfer: @unchecked Sendable {
         _ = courier_easy_setopt_pointer(h, CURLOPT_WRITEDATA, context)
         _ = courier_easy_setopt_callback(h, CURLOPT_HEADERFUNCTION, headerCallback)
         _ = courier_easy_setopt_pointer(h, CURLOPT_HEADERDATA, context)
+        // The headers libcurl really sends (its own Cookie, Basic credentials from a
+        // URL's userinfo, Proxy-Authorization) reach us only through the debug callback,
+        // which needs VERBOSE. Verbose costs ~5 µs a request (libcurl formats its
+        // messages), so it is on only when asked for or when libcurl may add credentials.
+        if options.recordSentRequests || Self.libcurlMayAddCredentials(request) {
+            _ = courier_easy_setopt_debug(h, debugCallback)
+            _ = courier_easy_setopt_pointer(h, CURLOPT_DEBUGDATA, context)
+            set(h, CURLOPT_VERBOSE, 1)
+        }
         set(h, CURLOPT_USERAGENT, "courier/\(CourierHTTPVersion.string)")
         // A proxy's "200 Connection established" block is not the server's response.
         set(h, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
@@ -74,7 +87,16 @@ final class CurlTransfer: @unchecked Sendable {
         case .http1_1: set(h, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
         case .http2: set(h, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_0)
         }
-        if let proxy = options.proxy { set(h, CURLOPT_PROXY, proxy) }
+        if let proxy = options.proxy {
+            if let split = URLCredentials.splitting(proxy) {
+                // Apart, not inside the URL: see `URLCredentials.splitting`.
+                set(h, CURLOPT_PROXY, split.url)
+                set(h, CURLOPT_PROXYUSERNAME, split.user)
+                if let password = split.password { set(h, CURLOPT_PROXYPASSWORD, password) }
+            } else {
+                set(h, CURLOPT_PROXY, proxy)
+            }
+        }
         // A body whose Content-Length is already over the limit fails before it is read
         // (error 63); the write callback enforces the limit on decoded bytes.
         _ = courier_easy_setopt_off(h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxResponseBytes))
@@ -86,6 +108,18 @@ final class CurlTransfer: @unchecked Sendable {
         try configureTLS(h, options.tls)
         try configureMethodAndBody(h)
         configureHeaders(h)
+    }
+
+    /// Whether libcurl may send credentials the request does not show: `Cookie` from a
+    /// jar that has received cookies, Basic credentials from `user:password@` in the URL
+    /// or in the proxy's URL (the option or the `*_proxy` environment libcurl reads).
+    static func libcurlMayAddCredentials(_ request: HTTPRequest) -> Bool {
+        if let jar = request.options.cookieJar, jar.mayHoldCookies.load(ordering: .relaxed) { return true }
+        if URLCredentials(url: request.url) != nil { return true }
+        if let proxy = request.options.proxy { return URLCredentials(url: proxy) != nil }
+        return URLCredentials.proxyEnvironmentVariables.contains { name in
+            getenv(name).map { URLCredentials(url: String(cString: $0)) != nil } ?? false
+        }
     }
 
     private func configureTLS(_ h: UnsafeMutableRawPointer, _ tls: TLSOptions) throws(HTTPError) {
@@ -239,6 +273,7 @@ final class CurlTransfer: @unchecked Sendable {
         guard let h = handle else {
             return .failure(HTTPError(kind: .transport, message: "transfer finished without a handle"))
         }
+        finishSentRequests()
         if exceededLimit || code == CURLE_FILESIZE_EXCEEDED {
             let limit = request.options.maxResponseBytes
             var declared: curl_off_t = -1
@@ -247,7 +282,7 @@ final class CurlTransfer: @unchecked Sendable {
             return .failure(HTTPError(
                 kind: .responseTooLarge, curlCode: Int(code.rawValue),
                 message: "the response body is larger than \(ByteCount.format(limit))\(size)",
-                hint: HTTPError.responseTooLargeHint(limit)))
+                hint: HTTPError.responseTooLargeHint(limit), sentRequests: sentRequests))
         }
         guard code == CURLE_OK else {
             let detail = String(cString: errorBuffer)
@@ -257,7 +292,9 @@ final class CurlTransfer: @unchecked Sendable {
             if let last = headerBlocks.last.map(Self.parseBlock), (300..<400).contains(last.status) {
                 context.redirectLocation = last.headers["Location"]
             }
-            return .failure(HTTPError(curlCode: code, detail: detail, url: request.url, options: request.options, context: context))
+            var error = HTTPError(curlCode: code, detail: detail, url: request.url, options: request.options, context: context)
+            error.sentRequests = sentRequests
+            return .failure(error)
         }
 
         var status = 0
@@ -278,7 +315,7 @@ final class CurlTransfer: @unchecked Sendable {
             return .failure(HTTPError(
                 kind: .badResponse,
                 message: "the response has two different Content-Length headers (\(conflict))",
-                hint: HTTPError.badResponseHint(host: HTTPError.host(of: request.url))))
+                hint: HTTPError.badResponseHint(host: HTTPError.host(of: request.url)), sentRequests: sentRequests))
         }
         var hops: [HTTPRedirectHop] = []
         var hopURL = request.url
@@ -297,7 +334,8 @@ final class CurlTransfer: @unchecked Sendable {
             effectiveURL: effective.map { String(cString: $0) } ?? request.url,
             timings: timings(h),
             redirects: hops,
-            reusedConnection: connects == 0))
+            reusedConnection: connects == 0,
+            sentRequests: sentRequests))
     }
 
     private func timings(_ h: UnsafeMutableRawPointer) -> HTTPTimings {
@@ -378,6 +416,21 @@ final class CurlTransfer: @unchecked Sendable {
         return true
     }
 
+    /// Outgoing header bytes; libcurl passes a whole block per call, but a block
+    /// split over several calls is put back together at its empty line.
+    fileprivate func receiveSentHeader(_ raw: UnsafeRawBufferPointer) {
+        pendingSent.append(contentsOf: raw)
+        if pendingSent.suffix(4).elementsEqual("\r\n\r\n".utf8) || pendingSent.suffix(2).elementsEqual("\n\n".utf8) {
+            finishSentRequests()
+        }
+    }
+
+    private func finishSentRequests() {
+        guard !pendingSent.isEmpty else { return }
+        if let sent = HTTPSentRequest.parse(pendingSent[...]) { sentRequests.append(sent) }
+        pendingSent.removeAll(keepingCapacity: true)
+    }
+
     fileprivate func receiveHeaderLine(_ raw: UnsafeRawBufferPointer) {
         var bytes = raw.assumingMemoryBound(to: UInt8.self)[...]
         while let last = bytes.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: "\n") { bytes.removeLast() }
@@ -385,6 +438,11 @@ final class CurlTransfer: @unchecked Sendable {
         if line.hasPrefix("HTTP/") {
             headerBlocks.append([line])
         } else if !line.isEmpty, !headerBlocks.isEmpty {
+            if let jar = request.options.cookieJar, bytes.count > 11, bytes[bytes.startIndex] | 0x20 == UInt8(ascii: "s"),
+               String(line.prefix(11)).caseInsensitiveEquals("set-cookie:") {
+                // From now on libcurl may send this jar's cookies on its own: record what it sends.
+                jar.mayHoldCookies.store(true, ordering: .relaxed)
+            }
             headerBlocks[headerBlocks.count - 1].append(line)
         }
     }
@@ -417,4 +475,12 @@ private let headerCallback: courier_data_callback = { buffer, size, count, conte
     let length = size * count
     transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: length))
     return length
+}
+
+private let debugCallback: courier_debug_callback = { _, type, data, size, context in
+    // Only outgoing header blocks; text, bodies and TLS records are ignored (and cost one call).
+    guard type == CURLINFO_HEADER_OUT, let context, let data else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    transfer.receiveSentHeader(UnsafeRawBufferPointer(start: data, count: size))
+    return 0
 }

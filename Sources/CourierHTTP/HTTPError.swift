@@ -74,12 +74,15 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// What a user can do about it, when we know.
     public let hint: String?
+    /// The request header blocks libcurl sent before it failed (see ``HTTPResponse/sentRequests``).
+    public var sentRequests: [HTTPSentRequest]
 
-    public init(kind: Kind, curlCode: Int = 0, message: String, hint: String? = nil) {
+    public init(kind: Kind, curlCode: Int = 0, message: String, hint: String? = nil, sentRequests: [HTTPSentRequest] = []) {
         self.kind = kind
         self.curlCode = curlCode
         self.message = message
         self.hint = hint
+        self.sentRequests = sentRequests
     }
 
     public var description: String {
@@ -120,7 +123,7 @@ extension HTTPError {
             if let proxy = options.proxy, !proxy.isEmpty, message.contains(Self.hostName(of: Self.host(of: proxy))),
                message.contains("port \(Self.port(of: proxy))") {
                 kind = .proxy
-                hint = "cannot connect to the proxy \(proxy); check 'proxy' or --proxy"
+                hint = "cannot connect to the proxy \(URLCredentials.redacting(proxy)); check 'proxy' or --proxy"
             } else {
                 kind = .connectionRefused
                 hint = "is a server listening on \(host)?"
@@ -313,11 +316,14 @@ extension HTTPError {
 
     static func milliseconds(_ value: Int) -> String { "\(value) ms" }
 
+    /// `host:port` of a URL, without any `user:password@` (hints must not show credentials).
     static func host(of url: String) -> String {
         var rest = Substring(url)
         if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...] }
         let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        return String(rest[..<end])
+        rest = rest[..<end]
+        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+        return String(rest)
     }
 
     /// The port of a URL, explicit or the scheme's default (proxies default to 1080 in libcurl).

@@ -85,6 +85,11 @@ public struct HTTPRequestOptions: Sendable {
     public var cookieJar: CookieJar?
     /// Bodies above this size fail the request (`responseTooLarge`) instead of exhausting memory. Default 256 MiB.
     public var maxResponseBytes: Int = 256 * 1024 * 1024
+    /// Record every request header block libcurl sends (``HTTPResponse/sentRequests``).
+    /// Default false: they are then recorded only when libcurl may add credentials of its
+    /// own (a cookie jar that received cookies, `user:password@` in the URL or the proxy's
+    /// URL), since recording costs a few microseconds per request.
+    public var recordSentRequests: Bool = false
 
     public init() {}
 }

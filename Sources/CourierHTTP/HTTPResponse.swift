@@ -13,6 +13,12 @@ public struct HTTPResponse: Sendable {
     public var redirects: [HTTPRedirectHop]
     /// Whether an existing connection was reused (no new connect, no new TLS handshake).
     public var reusedConnection: Bool
+    /// The request header blocks libcurl sent, oldest first: one per redirect hop,
+    /// a proxy's `CONNECT`, a repeat after `100 Continue` or an auth challenge.
+    /// Recorded when libcurl may add credentials of its own, or always with
+    /// ``HTTPRequestOptions/recordSentRequests``; empty otherwise and from transports
+    /// that do not know them.
+    public var sentRequests: [HTTPSentRequest]
 
     public init(
         status: Int,
@@ -22,7 +28,8 @@ public struct HTTPResponse: Sendable {
         effectiveURL: String = "",
         timings: HTTPTimings = HTTPTimings(),
         redirects: [HTTPRedirectHop] = [],
-        reusedConnection: Bool = false
+        reusedConnection: Bool = false,
+        sentRequests: [HTTPSentRequest] = []
     ) {
         self.status = status
         self.httpVersion = httpVersion
@@ -32,6 +39,7 @@ public struct HTTPResponse: Sendable {
         self.timings = timings
         self.redirects = redirects
         self.reusedConnection = reusedConnection
+        self.sentRequests = sentRequests
     }
 
     /// The body as UTF-8 text, with invalid sequences repaired.
@@ -43,6 +51,12 @@ public struct HTTPRedirectHop: Sendable {
     public var url: String
     public var status: Int
     public var headers: HTTPHeaders
+
+    public init(url: String, status: Int, headers: HTTPHeaders) {
+        self.url = url
+        self.status = status
+        self.headers = headers
+    }
 }
 
 /// Phase durations in microseconds, each measured from the start of the request

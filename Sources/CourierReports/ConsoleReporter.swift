@@ -43,6 +43,7 @@ package final class ConsoleReporter: Sendable {
             text = options.quiet ? "" : stepLine(step)
         case .workflowFinished(let workflow):
             text = failureBlocks(workflow) + (options.verbose ? verboseTranscripts(workflow) : "")
+        case .warning(_, let message): text = "warning: \(message)\n"
         }
         guard !text.isEmpty else { return }
         lock.withLock { shownAny in

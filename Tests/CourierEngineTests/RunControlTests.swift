@@ -67,7 +67,7 @@ import Testing
 
     @Test("without an interruption: no deadline, no partial report, the snapshot is the whole run")
     func uninterruptedRun() async throws {
-        let parsed = try decode("name: quick\nsteps:\n  - { name: one, request: { url: http://h/a } }\nsecrets:\n  token: abc\n")
+        let parsed = try decode("name: quick\nsteps:\n  - { name: one, request: { url: http://h/a } }\nsecrets:\n  token: abcd\n")
         let called = Mutex(false)
         let control = RunControl(teardownGrace: .milliseconds(1), onStepsStopped: { _ in called.withLock { $0 = true } })
         let result = await Engine(transport: SlowTransport(), settings: RunSettings(), control: control).run([parsed])
@@ -75,6 +75,6 @@ import Testing
         #expect(!called.withLock { $0 })
         let snapshot = control.snapshot()
         #expect(snapshot.workflows.map(\.name) == ["quick"])
-        #expect(snapshot.workflows.first?.secrets == ["abc"])
+        #expect(snapshot.workflows.first?.secrets == ["abcd"])
     }
 }

@@ -40,6 +40,10 @@ CURLcode courier_easy_setopt_share(CURL *handle, CURLSH *value);
 typedef size_t (*courier_data_callback)(char *buffer, size_t size, size_t count, void *userdata);
 CURLcode courier_easy_setopt_callback(CURL *handle, CURLoption option, courier_data_callback callback);
 
+typedef int (*courier_debug_callback)(CURL *handle, curl_infotype type, char *data, size_t size, void *userdata);
+/// CURLOPT_DEBUGFUNCTION (its callback has a signature of its own).
+CURLcode courier_easy_setopt_debug(CURL *handle, courier_debug_callback callback);
+
 CURLcode courier_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode courier_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
 CURLcode courier_easy_getinfo_string(CURL *handle, CURLINFO info, char **value);

@@ -122,26 +122,73 @@ final class WorkflowRunner {
                 if let override = engine.settings.override(for: definition.name) {
                     value = override
                 } else {
+                    if areSecret {
+                        // Text quoted inside a secret's expressions is what it is computed from.
+                        for text in TemplateLiterals.quotedStrings(in: definition.value) where !SecretLength.isTooShort(text) {
+                            addSecretText(text)
+                        }
+                    }
+                    // A secret's error message must not quote the value it was computing.
+                    var renderer = self.renderer
+                    renderer.redactingValues = areSecret
                     do { value = try renderer.value(definition.value) } catch { return error }
                 }
                 scope[definition.name] = value
-                if areSecret {
-                    // The name first, for output that names a secret rather than hides it.
-                    if case .string(let text) = value { registry.register(text, name: definition.name) }
-                    addSecret(value)
+                guard areSecret else { continue }
+                // The name first, for output that names a secret rather than hides it.
+                if case .string(let text) = value { registry.register(text, name: definition.name) }
+                addSecret(value)
+                // Literal ones were refused at load; this catches templates and --var values.
+                if let (name, length) = SecretLength.firstShortLeaf(of: value, named: definition.name) {
+                    return EvaluationError(.invalid, SecretLength.tooShortMessage(name: name, length: length),
+                                           at: definition.value.range)
                 }
             }
         }
         return nil
     }
 
+    /// Registers a secret value: every string and number leaf of a list or map on its
+    /// own (`{{ creds.key }}`, `{{ toks[0] }}` and `for_each` items print leaves), and
+    /// the whole as compact and as pretty JSON (`{{ creds }}`, `| json`, reports).
     private func addSecret(_ value: JSONValue) {
-        switch value {
-        case .string(let s): registry.register(s, name: nil)
-        case .number(let n): registry.register(n.text, name: nil)
-        case .null, .bool: break
-        case .array, .object: registry.register(value.serialized(), name: nil)
+        // A stack, not recursion: values may be nested 512 deep.
+        var pending = [value]
+        while let next = pending.popLast() {
+            switch next {
+            case .string(let s): addSecretText(s)
+            case .number(let n): addSecretText(n.text)
+            case .null, .bool: break
+            case .array(let items): pending += items
+            case .object(let object): pending += object.values
+            }
         }
+        switch value {
+        case .array, .object:
+            addSecretText(value.serialized())
+            addSecretText(value.serialized(pretty: true))
+        default:
+            break
+        }
+    }
+
+    private func addSecretText(_ text: String) {
+        registry.register(text, name: nil)
+    }
+
+    /// A value taken from a credential header or a URL's userinfo. Unlike a declared or
+    /// captured secret, a short one is left alone: `Cookie: lang=en` must not mask every
+    /// `en` of the output, and a credential that short protects nothing.
+    private func addCredentialText(_ text: String) {
+        guard !SecretLength.isTooShort(text) else { return }
+        registry.register(text, name: nil)
+    }
+
+    /// The password (and `user:password`) of a URL's userinfo, raw and decoded: libcurl
+    /// turns it into Basic credentials that no header of ours shows.
+    private func addURLCredentials(of url: String) {
+        guard let credentials = URLCredentials(url: url) else { return }
+        for text in credentials.sensitiveTexts { addCredentialText(text) }
     }
 
     /// `Authorization` and `Cookie` values are secrets whatever the workflow says:
@@ -150,24 +197,32 @@ final class WorkflowRunner {
         for field in headers {
             switch field.name.lowercased() {
             case "authorization", "proxy-authorization":
-                registry.register(field.value, name: nil)
+                addCredentialText(field.value)
                 let parts = field.value.split(separator: " ", maxSplits: 1)
                 guard parts.count == 2 else { continue }
                 let credential = String(parts[1]).trimmingCharacters(in: .whitespaces)
-                registry.register(credential, name: nil)
+                addCredentialText(credential)
                 // Basic credentials: the password alone may show up too.
                 if parts[0].lowercased() == "basic", let data = Data(base64Encoded: credential),
                    let decoded = String(data: data, encoding: .utf8) {
-                    registry.register(decoded, name: nil)
-                    if let colon = decoded.firstIndex(of: ":") { registry.register(String(decoded[decoded.index(after: colon)...]), name: nil) }
+                    addCredentialText(decoded)
+                    if let colon = decoded.firstIndex(of: ":") { addCredentialText(String(decoded[decoded.index(after: colon)...])) }
                 }
             case "cookie":
-                registry.register(field.value, name: nil)
+                addCredentialText(field.value)
                 for pair in field.value.split(separator: ";") {
                     if let equals = pair.firstIndex(of: "=") {
-                        registry.register(pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces), name: nil)
+                        addCredentialText(pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces))
                     }
                 }
+            case "set-cookie":
+                // The jar sends it back as `Cookie:` on its own: the pair and its value are secrets (spec §12).
+                let pair = field.value.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+                guard let equals = pair.firstIndex(of: "=") else { continue }
+                let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+                guard !value.isEmpty else { continue }
+                addCredentialText(pair)
+                addCredentialText(value)
             default:
                 continue
             }
@@ -325,7 +380,12 @@ final class WorkflowRunner {
 
         recordCredentials(in: httpRequest.headers)
         // The spec counts `tls.password` among the secrets, whoever wrote it where.
-        if let password = httpRequest.options.tls.password, !password.isEmpty { registry.register(password, name: nil) }
+        if let password = httpRequest.options.tls.password, !password.isEmpty { addSecretText(password) }
+        addURLCredentials(of: httpRequest.url)
+        // The proxy: the step's or --proxy, else the environment's, as libcurl picks it.
+        for proxy in [httpRequest.options.proxy] + URLCredentials.proxyEnvironmentVariables.map({ engine.settings.environment[$0] }) {
+            if let proxy { addURLCredentials(of: proxy) }
+        }
         let attemptStart = clock.elapsedMicroseconds()
         var attempt = Attempt(request: httpRequest, startMicroseconds: attemptStart)
         let response: HTTPResponse
@@ -333,6 +393,7 @@ final class WorkflowRunner {
             response = try await send(httpRequest, phase: phase)
             attempt.response = response
         } catch {
+            recordSentCredentials(error.sentRequests, hops: [])
             attempt.error = error
             result.attempts = [attempt]
             var message = error.message
@@ -349,16 +410,24 @@ final class WorkflowRunner {
             return result
         }
 
+        recordSentCredentials(response.sentRequests, hops: response.redirects.map(\.headers) + [response.headers])
         let view = ResponseView(response)
         var failures = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
 
         // Captures: the step's own later captures may use earlier ones, so each
         // one is read with the scope as it is after the one before.
         for capture in step.capture {
-            switch CaptureEvaluator(renderer: renderer).capture(capture, from: view) {
+            var captureRenderer = renderer
+            captureRenderer.redactingValues = capture.secret
+            switch CaptureEvaluator(renderer: captureRenderer).capture(capture, from: view) {
             case .success(let value):
                 scope[capture.name.value] = value
-                if capture.secret { addSecret(value) }
+                if capture.secret {
+                    addSecret(value)
+                    if SecretLength.firstShortLeaf(of: value, named: capture.name.value) != nil {
+                        engine.onEvent(.warning(file: workflow.file, message: SecretLength.shortCaptureWarning(name: capture.name.value)))
+                    }
+                }
                 result.captures.append(CapturedValue(name: capture.name.value, value: value, secret: capture.secret))
             case .failure(let failure):
                 failures.append(failure)
@@ -373,6 +442,14 @@ final class WorkflowRunner {
         result.outcome = failures.isEmpty ? .passed : .failed(failures)
         result.durationMicroseconds = clock.elapsedMicroseconds(since: start)
         return result
+    }
+
+    /// Credentials in what libcurl really sent (its jar's `Cookie`, Basic credentials built
+    /// from a URL's userinfo, `Proxy-Authorization`, also on a proxy's `CONNECT`) and the
+    /// cookies every hop's response set.
+    private func recordSentCredentials(_ sent: [HTTPSentRequest], hops: [HTTPHeaders]) {
+        for request in sent { recordCredentials(in: request.headers) }
+        for headers in hops { recordCredentials(in: headers) }
     }
 
     /// Sends a request. Teardown requests run in a task of their own, which an

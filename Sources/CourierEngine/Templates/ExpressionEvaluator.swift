@@ -6,6 +6,8 @@ import CourierWorkflow
 struct ExpressionEvaluator {
     let scope: Scope
     let functions: BuiltinFunctions
+    /// Messages say "the value" instead of quoting it (see ``TemplateRenderer/redactingValues``).
+    var redactingValues = false
 
     func evaluate(_ expression: Expression) throws(EvaluationError) -> JSONValue {
         switch expression.kind {
@@ -43,7 +45,7 @@ struct ExpressionEvaluator {
             let input = try evaluate(base)
             var values: [JSONValue] = []
             for argument in arguments { values.append(try evaluate(argument)) }
-            return try Filters.apply(name, to: input, arguments: values, at: expression.range)
+            return try Filters.apply(name, to: input, arguments: values, at: expression.range, redactingValues: redactingValues)
         case .binary(let op, let lhs, let rhs):
             return try binary(op, lhs, rhs, at: expression.range)
         case .not(let operand):
@@ -85,12 +87,13 @@ struct ExpressionEvaluator {
         switch (container, index) {
         case (.array(let items), .number(let number)):
             guard let i = number.intValue else {
-                throw EvaluationError(.type, "an array index must be an integer, found \(number.text)", at: range)
+                throw EvaluationError(.type, "an array index must be an integer, found \(redactingValues ? "a fraction" : number.text)", at: range)
             }
             // Negative indexes count from the end, as in JSONPath.
             let position = i < 0 ? items.count + i : i
             guard items.indices.contains(position) else {
-                throw EvaluationError(.undefined, "index \(i) is out of range for '\(Self.sourceName(base))' (\(items.count) items)", at: range)
+                let shown = redactingValues ? "" : " \(i)"
+                throw EvaluationError(.undefined, "index\(shown) is out of range for '\(Self.sourceName(base))' (\(items.count) items)", at: range)
             }
             return items[position]
         case (.object, .string(let key)):

@@ -5,7 +5,12 @@ import Foundation
 /// The `| filter` functions of section 9 (`default` lives in the evaluator:
 /// it must see whether its input is undefined, not just its value).
 enum Filters {
-    static func apply(_ name: String, to input: JSONValue, arguments: [JSONValue], at range: SourceRange) throws(EvaluationError) -> JSONValue {
+    /// `redactingValues`: say "the value" instead of quoting the input (it may be a secret
+    /// being computed, which no output may show).
+    static func apply(_ name: String, to input: JSONValue, arguments: [JSONValue], at range: SourceRange,
+                      redactingValues: Bool = false) throws(EvaluationError) -> JSONValue {
+        /// `'abc'` in a message, or `the value` when values must not be shown.
+        func quoted(_ text: some StringProtocol) -> String { redactingValues ? "the value" : "'\(text)'" }
         func string() throws(EvaluationError) -> String {
             guard case .string(let s) = input else {
                 throw EvaluationError(.type, "filter '\(name)' needs a string, found \(ExpressionEvaluator.describe(input))", at: range)
@@ -44,7 +49,7 @@ enum Filters {
         case "base64_decode":
             let text = try string()
             guard let data = Data(base64Encoded: Self.padded(text)), let decoded = String(data: data, encoding: .utf8) else {
-                throw EvaluationError(.invalid, "filter 'base64_decode': '\(text.prefix(40))' is not base64 of UTF-8 text", at: range)
+                throw EvaluationError(.invalid, "filter 'base64_decode': \(quoted(text.prefix(40))) is not base64 of UTF-8 text", at: range)
             }
             return .string(decoded)
         case "url_encode":
@@ -54,13 +59,13 @@ enum Filters {
         case "sha256":
             return .string(SHA256.hexDigest(Array(try string().utf8)))
         case "int":
-            return try toInteger(input, at: range)
+            return try toInteger(input, at: range, redactingValues: redactingValues)
         case "float":
             switch input {
             case .number(let n): return .number(JSONNumber(n.doubleValue))
             case .string(let s):
                 guard let d = Double(s.trimmingCharacters(in: .whitespaces)), d.isFinite else {
-                    throw EvaluationError(.invalid, "filter 'float': '\(s)' is not a number", at: range)
+                    throw EvaluationError(.invalid, "filter 'float': \(quoted(s)) is not a number", at: range)
                 }
                 return .number(JSONNumber(d))
             default:
@@ -73,20 +78,20 @@ enum Filters {
         }
     }
 
-    private static func toInteger(_ input: JSONValue, at range: SourceRange) throws(EvaluationError) -> JSONValue {
+    private static func toInteger(_ input: JSONValue, at range: SourceRange, redactingValues: Bool) throws(EvaluationError) -> JSONValue {
         switch input {
         case .number(let n):
             if let i = n.intValue { return .number(JSONNumber(i)) }
             let d = n.doubleValue.rounded(.towardZero)
             guard let i = Int(exactly: d) else {
-                throw EvaluationError(.invalid, "filter 'int': \(n.text) does not fit an integer", at: range)
+                throw EvaluationError(.invalid, "filter 'int': \(redactingValues ? "the value" : n.text) does not fit an integer", at: range)
             }
             return .number(JSONNumber(i))
         case .string(let s):
             let trimmed = s.trimmingCharacters(in: .whitespaces)
             if let i = Int(trimmed) { return .number(JSONNumber(i)) }
             if let d = Double(trimmed), let i = Int(exactly: d.rounded(.towardZero)) { return .number(JSONNumber(i)) }
-            throw EvaluationError(.invalid, "filter 'int': '\(s)' is not a number", at: range)
+            throw EvaluationError(.invalid, "filter 'int': \(redactingValues ? "the value" : "'\(s)'") is not a number", at: range)
         case .bool(let b):
             return .number(JSONNumber(b ? 1 : 0))
         default:

@@ -8,13 +8,20 @@ import CourierWorkflow
 package struct TemplateRenderer {
     package var scope: Scope
     package var functions: BuiltinFunctions
+    /// Set while computing a secret (`secrets:`, a `secret: true` capture's default):
+    /// error messages then describe values instead of quoting them, because the value
+    /// being computed, or a step towards it, is not yet known to be masked.
+    package var redactingValues = false
 
-    package init(scope: Scope, functions: BuiltinFunctions = BuiltinFunctions()) {
+    package init(scope: Scope, functions: BuiltinFunctions = BuiltinFunctions(), redactingValues: Bool = false) {
         self.scope = scope
         self.functions = functions
+        self.redactingValues = redactingValues
     }
 
-    private var evaluator: ExpressionEvaluator { ExpressionEvaluator(scope: scope, functions: functions) }
+    private var evaluator: ExpressionEvaluator {
+        ExpressionEvaluator(scope: scope, functions: functions, redactingValues: redactingValues)
+    }
 
     /// The template as text: values are interpolated as text, arrays and objects as compact JSON.
     package func string(_ template: Template) throws(EvaluationError) -> String {

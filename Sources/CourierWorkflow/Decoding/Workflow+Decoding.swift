@@ -19,6 +19,7 @@ extension WorkflowDecoder {
         }
         let vars = f["vars"].map { variables($0, for: "vars") } ?? []
         let secrets = f["secrets"].map { variables($0, for: "secrets") } ?? []
+        for secret in secrets { checkSecretLength(secret) }
         let defaults = f["defaults"].map(defaults) ?? RequestOptions()
         let auth = f["auth"].flatMap(authFlow)
         let setup = f["setup"].map { self.steps($0, for: "setup") } ?? []
@@ -37,6 +38,30 @@ extension WorkflowDecoder {
         return Workflow(file: file, directory: directory, name: name, description: description, tags: tags, vars: vars,
                         secrets: secrets, defaults: defaults, auth: auth, setup: setup, steps: steps, teardown: teardown,
                         continueOnFailure: continueOnFailure, range: root.range)
+    }
+
+    /// A literal secret (or a literal leaf of a structured one) too short to mask is an
+    /// error at its value; templated ones are checked when they are computed.
+    private func checkSecretLength(_ definition: VariableDefinition) {
+        var pending: [(name: String, value: TemplateValue)] = [(definition.name, definition.value)]
+        while let (name, value) = pending.popLast() {
+            let text: String?
+            switch value.kind {
+            case .null, .bool: text = nil
+            case .number(let written, _): text = written
+            case .string(let template): text = template.literalText
+            case .array(let items):
+                text = nil
+                // Reversed: the stack then reports the first item first.
+                pending += items.enumerated().reversed().map { ("\(name)[\($0.offset)]", $0.element) }
+            case .object(let pairs):
+                text = nil
+                pending += pairs.reversed().map { ("\(name).\($0.key)", $0.value) }
+            }
+            if let text, SecretLength.isTooShort(text) {
+                error(SecretLength.tooShortMessage(name: name, length: text.count), at: value.range)
+            }
+        }
     }
 
     static func directory(of file: String) -> String {

@@ -58,6 +58,7 @@ enum RunCommand {
         try configure(&settings, from: parsed, sources: sources, diagnostics: &diagnostics)
         let commandLineNames = Set(settings.commandLineVariables.map(\.name) + settings.fileVariables.map(\.name))
         diagnostics += WorkflowLoading.checkNames(loaded.workflows, externalNames: commandLineNames)
+        diagnostics += shortSecretOverrides(loaded.workflows, settings: settings)
         if diagnostics.contains(where: { $0.severity == .error }) {
             WorkflowLoading.report(diagnostics, sources: sources, color: stderrColor)
             Output.err("nothing was sent: fix the errors above first\n")
@@ -218,6 +219,24 @@ enum RunCommand {
                 throw UsageError("cannot read \(option) '\(path)'")
             }
         }
+    }
+
+    /// A `--var` or `--vars-file` value given for a declared secret is checked as a literal
+    /// one is at load: too short to mask is an error before anything is sent (exit 2), at
+    /// the secret's name in the file.
+    static func shortSecretOverrides(_ workflows: [Workflow], settings: RunSettings) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for workflow in workflows {
+            for definition in workflow.secrets {
+                // --var beats --vars-file.
+                guard let value = settings.commandLineVariables.last(where: { $0.name == definition.name })?.value
+                        ?? settings.fileVariables.last(where: { $0.name == definition.name })?.value,
+                      let (path, length) = SecretLength.firstShortLeaf(of: value, named: definition.name) else { continue }
+                found.append(.error(SecretLength.tooShortMessage(name: path, length: length) + " (its value from the command line)",
+                                    at: definition.range))
+            }
+        }
+        return found
     }
 
     // MARK: - Warnings

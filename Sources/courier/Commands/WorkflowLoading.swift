@@ -88,8 +88,22 @@ enum WorkflowLoading {
     }
 
     /// Prints diagnostics compiler-style on standard error (masked, as every output).
+    ///
+    /// A diagnostic shows its source line, which may hold a literal secret of a file that
+    /// never became a workflow (a YAML error below its `secrets:`): the secrets written in
+    /// every file with a diagnostic, as far as it parses, are registered first. The JUnit
+    /// `validate` cases, written later with the same registry, are covered by that too.
     static func report(_ diagnostics: [Diagnostic], sources: SourceStore, color: Bool) {
         guard !diagnostics.isEmpty else { return }
+        registerSecretsOfFiles(named: diagnostics, sources: sources, in: Output.secrets)
         Output.err(DiagnosticRenderer(sources: sources, color: color).render(diagnostics))
+    }
+
+    static func registerSecretsOfFiles(named diagnostics: [Diagnostic], sources: SourceStore, in registry: SecretRegistry) {
+        var seen = Set<String>()
+        for file in diagnostics.compactMap(\.range?.file) where seen.insert(file).inserted {
+            guard let source = try? sources.file(file) else { continue }
+            for secret in declaredSecretLiterals(in: source.text) { registry.register(secret, name: nil) }
+        }
     }
 }
