@@ -51,8 +51,9 @@ module() {
   echo "fuzz: building $name"
   local sources
   mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
+  # A failed build must not leave a library newer than its sources behind.
   quiet_swiftc "${swiftc_flags[@]}" -module-name "$name" -emit-module -emit-module-path "$modules/$name.swiftmodule" \
-    -emit-library -static -wmo -o "$lib" "${sources[@]}"
+    -emit-library -static -wmo -o "$lib" "${sources[@]}" || { rm -f "$lib"; return 1; }
 }
 
 # needs TARGET: the modules the target links, in dependency order.
@@ -71,8 +72,9 @@ for target in "${targets[@]}"; do
   if [ ! -x "$binary" ] || [ "Fuzz/Targets/$target.swift" -nt "$binary" ] ||
      [ -n "$(for m in $deps; do find "$modules/lib$m.a" -newer "$binary"; done)" ]; then
     echo "fuzz: linking fuzz-$target"
+    # Static libraries resolve left to right: a module before the ones it uses.
     libs=()
-    for m in $deps; do libs+=("$modules/lib$m.a"); done
+    for m in $deps; do libs=("$modules/lib$m.a" "${libs[@]}"); done
     [[ " $deps " == *" CourierWorkflow "* ]] && libs+=(-lyaml)
     quiet_swiftc "${swiftc_flags[@]}" -module-name "Fuzz_$target" "Fuzz/Targets/$target.swift" "${libs[@]}" -o "$binary" ||
       { echo "error: linking fuzz-$target failed" >&2; exit 2; }
