@@ -357,8 +357,12 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// The differing values when a header block has `Content-Length`s that disagree.
     static func conflictingContentLengths(_ headers: HTTPHeaders) -> String? {
+        // Every response passes through here on the driver thread: one plain value, the
+        // usual case, costs a byte comparison of names and no allocation.
+        let fields = headers.filter { $0.name.caseInsensitiveEquals("Content-Length") }
+        if fields.count < 2, !(fields.first?.value.utf8.contains(UInt8(ascii: ",")) ?? false) { return nil }
         var values: [String] = []
-        for field in headers where field.name.lowercased() == "content-length" {
+        for field in fields {
             // One header may carry a list (`5, 5`): identical values are allowed.
             for value in field.value.split(separator: ",") {
                 let trimmed = value.trimmingCharacters(in: .whitespaces)

@@ -64,6 +64,8 @@ public struct URLCredentials: Sendable, Equatable {
 
     /// The userinfo (before the last `@` of the authority), without the `@`.
     private static func userinfoRange(in url: String) -> Range<String.Index>? {
+        // Asked of every request's URL on the driver thread: most have no `@` at all.
+        guard url.utf8.contains(UInt8(ascii: "@")) else { return nil }
         let authorityStart = url.range(of: "://")?.upperBound ?? url.startIndex
         let rest = url[authorityStart...]
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
