@@ -147,7 +147,8 @@ struct LimitsTests {
         #expect(result.status == 2, result.context)
         #expect(result.stderr.components(separatedBy: "error: unknown filter 'nope'").count - 1 == 100)
         #expect(result.stderr.contains("note: and 11,900 more diagnostics in this file; only the first 100 are shown"))
-        #expect(seconds < 10, "took \(seconds) s")
+        // Over 60 s before (quadratic); 2.3 s now in a debug build, 17 s under AddressSanitizer.
+        #expect(seconds < 40, "took \(seconds) s")
     }
 
     // MARK: - Timeouts
