@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "CourierSecrets"),
         .target(name: "CourierJSON"),
         .target(name: "CourierHTTP", dependencies: ["CCurl"]),
-        .target(name: "CourierWorkflow", dependencies: ["CYAML", "CourierDiagnostics", "CourierJSON"]),
+        .target(name: "CourierWorkflow", dependencies: ["CYAML", "CourierDiagnostics", "CourierJSON", "CourierSecrets"]),
         .target(name: "CourierEngine", dependencies: ["CourierWorkflow", "CourierJSON", "CourierHTTP", "CourierDiagnostics", "CourierSecrets"]),
         .target(name: "CourierReports", dependencies: ["CourierEngine", "CourierDiagnostics", "CourierJSON", "CourierSecrets"]),
         .executableTarget(

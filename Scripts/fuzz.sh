@@ -59,7 +59,7 @@ module() {
 # needs TARGET: the modules the target links, in dependency order.
 needs() {
   case $1 in
-    workflow|template) echo CourierDiagnostics CourierJSON CourierWorkflow ;;
+    workflow|template) echo CourierDiagnostics CourierJSON CourierSecrets CourierWorkflow ;;
     json|jsonpath|schema) echo CourierJSON ;;
     *) echo "error: unknown fuzz target '$1' (targets: ${all_targets[*]})" >&2; return 1 ;;
   esac

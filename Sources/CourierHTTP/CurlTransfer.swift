@@ -117,9 +117,13 @@ final class CurlTransfer: @unchecked Sendable {
         if let jar = request.options.cookieJar, jar.mayHoldCookies.load(ordering: .relaxed) { return true }
         if URLCredentials(url: request.url) != nil { return true }
         if let proxy = request.options.proxy { return URLCredentials(url: proxy) != nil }
-        return URLCredentials.proxyEnvironmentVariables.contains { name in
-            getenv(name).map { URLCredentials(url: String(cString: $0)) != nil } ?? false
-        }
+        return environmentProxyHasCredentials
+    }
+
+    /// Read once: the environment does not change while Courier runs, and this is asked
+    /// for every request on the driver thread.
+    private static let environmentProxyHasCredentials = URLCredentials.proxyEnvironmentVariables.contains { name in
+        getenv(name).map { URLCredentials(url: String(cString: $0)) != nil } ?? false
     }
 
     private func configureTLS(_ h: UnsafeMutableRawPointer, _ tls: TLSOptions) throws(HTTPError) {

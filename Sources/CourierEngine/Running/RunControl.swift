@@ -111,12 +111,11 @@ package final class RunControl: Sendable {
         }
     }
 
-    /// A step finished; `secrets` are the values the workflow registered so far
-    /// (the snapshot's result lists them as the final one would; masking uses the registry).
-    func stepFinished(_ step: StepResult, secrets: [String]) {
+    /// A step finished. (Secrets are not copied here: every output masks through the
+    /// run's registry, which holds them all; the finished workflow's result lists its own.)
+    func stepFinished(_ step: StepResult) {
         state.withLock { state in
             state.current?.steps.append(step)
-            state.current?.secrets = secrets
         }
     }
 

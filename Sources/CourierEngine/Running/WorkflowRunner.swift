@@ -476,7 +476,7 @@ final class WorkflowRunner {
 
     private func record(_ result: StepResult) {
         results.append(result)
-        engine.control.stepFinished(result, secrets: secrets)
+        engine.control.stepFinished(result)
         engine.onEvent(.stepFinished(file: workflow.file, result))
     }
 

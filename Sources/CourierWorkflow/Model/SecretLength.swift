@@ -1,4 +1,6 @@
 import CourierJSON
+import CourierSecrets
+
 /// The shortest secret Courier can mask without hiding unrelated text.
 ///
 /// Masking replaces every occurrence of a value, so a two-character secret would
@@ -7,7 +9,8 @@ import CourierJSON
 /// is an error; a captured one is masked anyway, with a warning. An empty value
 /// has nothing to leak and passes.
 package enum SecretLength {
-    package static let minimum = 4
+    /// The masking policy's own threshold: below it a value is masked as written only.
+    package static let minimum = SecretForms.minimumLength
 
     /// Whether `text` is a non-empty value shorter than ``minimum`` characters.
     package static func isTooShort(_ text: String) -> Bool {
