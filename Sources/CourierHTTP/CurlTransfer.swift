@@ -253,13 +253,14 @@ final class CurlTransfer: @unchecked Sendable {
         let hasBody: Bool
         switch request.body {
         case .none: hasBody = false
-        case .bytes(let bytes):
+        case .bytes, .file:
             hasBody = true
-            // libcurl would label raw bytes form-urlencoded; send no type rather than a wrong one.
-            if !request.headers.contains("Content-Type") && !bytes.isEmpty {
+            // libcurl labels a POST body `application/x-www-form-urlencoded`, and servers then
+            // parse a file as a form: without a type of the request's own, send none.
+            if !request.headers.contains("Content-Type") {
                 list = courier_slist_append(list, "Content-Type:")
             }
-        case .file, .multipart: hasBody = true
+        case .multipart: hasBody = true
         }
         // libcurl sends `Expect: 100-continue` above 1 MB and then stalls a second
         // against servers that ignore it; an empty value turns that off.
@@ -290,9 +291,8 @@ final class CurlTransfer: @unchecked Sendable {
         }
         guard code == CURLE_OK else {
             let detail = String(cString: errorBuffer)
-            var connectDone: curl_off_t = 0
-            _ = courier_easy_getinfo_off(h, request.url.lowercased().hasPrefix("https:") ? CURLINFO_APPCONNECT_TIME_T : CURLINFO_CONNECT_TIME_T, &connectDone)
-            var context = CurlFailureContext(connected: connectDone > 0, receivedResponse: !headerBlocks.isEmpty)
+            var context = CurlFailureContext(connected: Self.connected(h, https: request.url.lowercased().hasPrefix("https:")),
+                                             receivedResponse: !headerBlocks.isEmpty)
             if let last = headerBlocks.last.map(Self.parseBlock), (300..<400).contains(last.status) {
                 context.redirectLocation = last.headers["Location"]
             }
@@ -340,6 +340,21 @@ final class CurlTransfer: @unchecked Sendable {
             redirects: hops,
             reusedConnection: connects == 0,
             sentRequests: sentRequests))
+    }
+
+    /// Whether the transfer got as far as a usable connection.
+    ///
+    /// The connect (and TLS) times are 0 on a reused keep-alive connection, which was
+    /// connected all along; the pre-transfer time and the request size are then set once
+    /// the request is on its way, so a response timeout there is not taken for a connect one.
+    private static func connected(_ h: UnsafeMutableRawPointer, https: Bool) -> Bool {
+        var connectDone: curl_off_t = 0
+        _ = courier_easy_getinfo_off(h, https ? CURLINFO_APPCONNECT_TIME_T : CURLINFO_CONNECT_TIME_T, &connectDone)
+        var preTransfer: curl_off_t = 0
+        _ = courier_easy_getinfo_off(h, CURLINFO_PRETRANSFER_TIME_T, &preTransfer)
+        var requestSize = 0
+        _ = courier_easy_getinfo_long(h, CURLINFO_REQUEST_SIZE, &requestSize)
+        return connectDone > 0 || preTransfer > 0 || requestSize > 0
     }
 
     private func timings(_ h: UnsafeMutableRawPointer) -> HTTPTimings {

@@ -42,8 +42,14 @@ public struct HTTPResponse: Sendable {
         self.sentRequests = sentRequests
     }
 
-    /// The body as UTF-8 text, with invalid sequences repaired.
-    public var text: String { String(decoding: body, as: UTF8.self) }
+    /// The body as text, decoded with the charset its `Content-Type` declares (UTF-8 when
+    /// none is, and for JSON), with invalid sequences repaired. Decodes on every call:
+    /// keep the result when it is needed more than once.
+    public var text: String { CharsetDecoder.decode(body, charset: charset).text }
+
+    /// The charset the body's text is in, as `Content-Type` declares it; nil for UTF-8
+    /// (see ``BodyCharset``).
+    public var charset: String? { BodyCharset.declared(byContentType: headers["Content-Type"]) }
 }
 
 /// One redirect response: what the server said and where it pointed.

@@ -46,7 +46,7 @@ package enum Transcript {
                 lines.append("< \(field.name): \(CredentialHeaders.shown(field))")
             }
             lines.append("<")
-            lines.append(bodyText(response.body, limit: bodyLimit, policy: policy))
+            lines.append(bodyText(response.body, charset: response.charset, limit: bodyLimit, policy: policy))
         } else if let error = attempt.error {
             lines.append("* no response: \(error.description)")
         }
@@ -58,17 +58,33 @@ package enum Transcript {
     ///
     /// Masked before it is cut: a secret straddling the cut would otherwise show
     /// its first characters. Only a window of `limit` plus the longest form is
-    /// read, as a form crossing the cut lies wholly inside it.
-    package static func bodyText(_ bytes: [UInt8], limit: Int, policy: MaskingPolicy) -> String {
+    /// read, as a form crossing the cut lies wholly inside it. A body in a declared
+    /// charset (or with a byte order mark) is shown decoded, so the window is counted
+    /// in the body's bytes and the cut in the text's; an unknown charset is named.
+    package static func bodyText(_ bytes: [UInt8], charset: String? = nil, limit: Int, policy: MaskingPolicy) -> String {
         if bytes.isEmpty { return "" }
         let window = bytes.prefix(limit + max(policy.longestForm, 4))
-        guard let text = String(validating: window, as: UTF8.self) ?? validPrefix(window) else {
-            return "<\(bytes.count) bytes of binary data>"
+        let text: String
+        let notRead: Int
+        var note = ""
+        if charset == nil && !CharsetDecoder.hasByteOrderMark(window) {
+            // UTF-8 by default: bytes that are not UTF-8 are most likely not text at all.
+            guard let utf8 = String(validating: window, as: UTF8.self) ?? validPrefix(window) else {
+                return "<\(bytes.count) bytes of binary data>"
+            }
+            text = utf8
+            notRead = bytes.count - utf8.utf8.count
+        } else {
+            let decoded = CharsetDecoder.decode(window, charset: charset, isPrefix: window.count < bytes.count)
+            if let unknown = decoded.unknownCharset {
+                note = "* unknown charset '\(unknown)': the body is shown as UTF-8\n"
+            }
+            text = decoded.text
+            notRead = bytes.count - decoded.bytesRead
         }
-        let notRead = bytes.count - text.utf8.count
         let cut = policy.maskThenCut(text, limit: limit, isPrefix: notRead > 0)
         let omitted = notRead + cut.omittedBytes
-        return omitted > 0 ? cut.text + "\n" + MaskedCut.text(omitted: omitted) : cut.text
+        return note + (omitted > 0 ? cut.text + "\n" + MaskedCut.text(omitted: omitted) : cut.text)
     }
 
     /// A cut may fall inside a UTF-8 sequence; back off to the last whole character.

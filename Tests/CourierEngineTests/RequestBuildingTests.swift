@@ -267,10 +267,18 @@ private func indent(_ text: String, by spaces: Int) -> String {
         #expect(request.headers["Content-Type"] == "text/plain; charset=utf-8")
     }
 
-    @Test func textBodyWithoutContentTypeAddsNone() async throws {
+    @Test func textBodyWithoutContentTypeIsUTF8Text() async throws {
         let request = try await sentRequest("method: PUT\nurl: http://h/x\nbody: raw")
         #expect(request.bodyText == "raw")
-        #expect(!request.headers.contains("Content-Type"))
+        #expect(request.headers.values(for: "Content-Type") == ["text/plain; charset=utf-8"])
+    }
+
+    @Test func bodyFileWithoutContentTypeIsOctetStreamAndNullRemovesIt() async throws {
+        let file = try await sentRequest("method: POST\nurl: http://h/x\nbody_file: data.bin")
+        #expect(file.headers.values(for: "Content-Type") == ["application/octet-stream"])
+        let removed = try await sentRequest("method: POST\nurl: http://h/x\nbody_file: data.bin\nheaders: { Content-Type: null }",
+                                            defaults: "headers: { Content-Type: text/csv }")
+        #expect(!removed.headers.contains("Content-Type"))
     }
 
     @Test func aContentTypeHeaderWinsOverContentType() async throws {

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import codecs
 import gzip
 import hashlib
 import json
@@ -497,6 +498,7 @@ class Handler(BaseHTTPRequestHandler):
         (r"/flaky/reset", "*", "flaky_reset"),
         (r"/json", "GET", "json"),
         (r"/bytes", "GET", "bytes"),
+        (r"/charset", "GET", "charset"),
         (r"/truncated", "GET", "truncated"),
         (r"/headers", "GET", "headers"),
         (r"/cookies/set", "GET", "cookies_set"),
@@ -723,6 +725,23 @@ class Handler(BaseHTTPRequestHandler):
             sent += size
         if chunked:
             self.wfile.write(b"0\r\n\r\n")
+
+    def h_charset(self):
+        """`?text=T&encoding=E`: T encoded with Python's codec E (default latin-1), as
+        `text/plain; charset=E` (`?charset=` declares another name, `?content_type=` replaces
+        the whole header; `?bom=1` puts the codec's byte order mark first)."""
+        text = self.query.get("text", [""])[-1]
+        encoding = self.query.get("encoding", ["latin-1"])[-1]
+        try:
+            data = text.encode(encoding)
+        except (LookupError, UnicodeEncodeError) as error:
+            return self.fail(400, f"cannot encode the text as {encoding}: {error}")
+        if self.query.get("bom", ["0"])[-1] in ("1", "true", "yes"):
+            boms = {"utf-8": codecs.BOM_UTF8, "utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE}
+            data = boms.get(codecs.lookup(encoding).name, b"") + data
+        charset = self.query.get("charset", [encoding])[-1]
+        ctype = self.query.get("content_type", [f"text/plain; charset={charset}"])[-1]
+        self.send_bytes(200, data, ctype)
 
     def h_truncated(self):
         declared = qint(self.query, "declared", 1000, 1)

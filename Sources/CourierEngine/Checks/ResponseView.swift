@@ -1,12 +1,13 @@
 import CourierHTTP
 import CourierJSON
 
-/// A response as expectations and captures read it; the body is parsed as
-/// JSON at most once, and only when something asks.
+/// A response as expectations and captures read it; the body is decoded as text
+/// and parsed as JSON at most once each, and only when something asks.
 final class ResponseView {
     let response: HTTPResponse
     let durationMilliseconds: Int
     private var parsedJSON: Result<JSONValue, JSONParseError>?
+    private var decodedText: String?
 
     init(_ response: HTTPResponse) {
         self.response = response
@@ -14,7 +15,13 @@ final class ResponseView {
     }
 
     var status: Int { response.status }
-    var text: String { response.text }
+    /// The body as text in the charset its `Content-Type` declares (see `CharsetDecoder`).
+    var text: String {
+        if let decodedText { return decodedText }
+        let text = response.text
+        decodedText = text
+        return text
+    }
 
     /// Why `json()` failed, in the words every failure message uses.
     static func notJSON(_ error: JSONParseError) -> String {
@@ -25,7 +32,15 @@ final class ResponseView {
         if let parsedJSON { return parsedJSON }
         let result: Result<JSONValue, JSONParseError>
         do {
-            result = .success(try JSONValue.parse(response.body))
+            // JSON media types are UTF-8 (RFC 8259 §8.1) and parsed from the bytes, a UTF-8
+            // BOM skipped. A body another charset or a UTF-16 BOM says is not UTF-8 (JSON
+            // served as `text/plain; charset=…`) is parsed from its decoded text.
+            let utf16BOM = CharsetDecoder.hasByteOrderMark(response.body[...]) && response.body.first != 0xEF
+            if utf16BOM || response.charset != nil {
+                result = .success(try JSONValue.parse(text))
+            } else {
+                result = .success(try JSONValue.parse(response.body))
+            }
         } catch {
             result = .failure(error)
         }

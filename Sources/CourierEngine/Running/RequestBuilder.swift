@@ -32,7 +32,9 @@ struct RequestBuilder {
         }
         try applyAuth(request.auth, to: &headers)
 
-        let body = try self.body(request.body, headers: &headers)
+        // The merge drops `null` headers, so the step's own list tells whether it removed the type.
+        let contentTypeRemoved = request.options.headers.contains { $0.value == nil && $0.name.caseInsensitiveEquals("Content-Type") }
+        let body = try self.body(request.body, headers: &headers, contentTypeRemoved: contentTypeRemoved)
         let method = try renderer.string(request.method).uppercased()
         return HTTPRequest(method: method.isEmpty ? "GET" : method, url: url, headers: headers, body: body,
                            options: try transportOptions(options))
@@ -95,9 +97,10 @@ struct RequestBuilder {
 
     // MARK: - Body
 
-    private func body(_ body: Body?, headers: inout HTTPHeaders) throws(EvaluationError) -> HTTPRequestBody {
+    private func body(_ body: Body?, headers: inout HTTPHeaders, contentTypeRemoved: Bool) throws(EvaluationError) -> HTTPRequestBody {
         func defaultContentType(_ type: String) {
-            if !headers.contains("Content-Type") { headers.set(name: "Content-Type", value: type) }
+            // `Content-Type: null` removed it on purpose: then the body goes without one.
+            if !headers.contains("Content-Type") && !contentTypeRemoved { headers.set(name: "Content-Type", value: type) }
         }
         switch body {
         case nil:
@@ -127,10 +130,12 @@ struct RequestBuilder {
             }
             return .multipart(result)
         case .text(let text, let contentType)?:
-            if let contentType { defaultContentType(try renderer.string(contentType)) }
+            // The text is sent as UTF-8, so that is what it says it is unless told otherwise.
+            defaultContentType(try contentType.map { (t: Template) throws(EvaluationError) in try renderer.string(t) } ?? "text/plain; charset=utf-8")
             return .bytes(Array(try renderer.string(text).utf8))
         case .file(let path, let contentType)?:
-            if let contentType { defaultContentType(try renderer.string(contentType)) }
+            // A file is bytes of unknown kind (RFC 9110 §8.3), never libcurl's form default.
+            defaultContentType(try contentType.map { (t: Template) throws(EvaluationError) in try renderer.string(t) } ?? "application/octet-stream")
             // Read (and a missing file reported, as `file_unreadable`) when the request is sent;
             // a pipe or `-` (standard input) is read then too (PipedBodyReader).
             return .file(path: try resolveBodyPath(path))
