@@ -119,6 +119,32 @@ struct ResponseCharsetTests {
         #expect(!report.text.contains("binary data"))
     }
 
+    @Test("a secret with a non-ASCII letter in a latin-1 body is masked in the decoded text everywhere it is shown")
+    func secretInLatin1Body() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        let secret = "Grüße-k7Q2vX9mZr"
+        try workspace.write("secret.yaml", """
+            name: secret
+            secrets:
+              token: "{{ env.LATIN1_TOKEN }}"
+            steps:
+              - name: echoed in latin-1
+                request: { url: "{{ base_url }}/charset?encoding=latin-1&text={{ token | url_encode }}" }
+                expect: { body: { contains: nothing-like-this } }
+            """)
+        let result = try await Courier.run(files: ["secret.yaml"], workspace: workspace, server: server,
+                                           extra: ["--junit", "junit.xml", "--verbose"], environment: ["LATIN1_TOKEN": secret])
+        #expect(result.status == 1, result.context)
+        let junit = try String(contentsOf: workspace.url.appendingPathComponent("junit.xml"), encoding: .utf8)
+        for (name, output) in [("stdout", result.stdout), ("stderr", result.stderr), ("JUnit", junit)] {
+            // Before bodies were decoded, the body showed as "Gr\u{FFFD}e-k7Q2vX9mZr": no longer the
+            // secret the masking knows, so its tail leaked.
+            #expect(!output.contains("k7Q2vX9mZr"), "\(name) shows the secret:\n\(output)")
+        }
+        #expect(result.stdout.lines.contains(#"  actual:   "***""#), result.context)
+    }
+
     @Test("JSON is UTF-8 whatever charset its Content-Type names; a UTF-16 BOM is honoured")
     func jsonBodies() async throws {
         let server = try TestServer.shared()
