@@ -59,8 +59,9 @@ package enum Transcript {
     /// Masked before it is cut: a secret straddling the cut would otherwise show
     /// its first characters. Only a window of `limit` plus the longest form is
     /// read, as a form crossing the cut lies wholly inside it. A body in a declared
-    /// charset (or with a byte order mark) is shown decoded, so the window is counted
-    /// in the body's bytes and the cut in the text's; an unknown charset is named.
+    /// charset (or with a byte order mark) is shown decoded: the window is taken in the
+    /// body's bytes and the cut made in the text's, so the omitted count adds the body's
+    /// bytes not read to the text's bytes cut. An unknown charset is named above the body.
     package static func bodyText(_ bytes: [UInt8], charset: String? = nil, limit: Int, policy: MaskingPolicy) -> String {
         if bytes.isEmpty { return "" }
         let window = bytes.prefix(limit + max(policy.longestForm, 4))
