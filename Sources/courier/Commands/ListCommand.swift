@@ -5,6 +5,7 @@ import CourierWorkflow
 /// `courier list [PATH...]`: workflows, their tags and steps.
 enum ListCommand {
     static let parser = ArgumentParser(command: "list", options: [
+        .init(names: ["--exclude"], takesValue: true, help: "leave out files and directories matching GLOB (gitignore syntax, relative to each directory given; repeatable)"),
         .init(names: ["--help", "-h"], takesValue: false, help: "show this help"),
     ])
 
@@ -14,11 +15,16 @@ enum ListCommand {
             Output.out("usage: courier list [PATH...]\n\n\(parser.optionsHelp)\n")
             return ExitCode.passed
         }
-        let files = try WorkflowDiscovery.files(in: parsed.positional)
+        let found = try WorkflowDiscovery.find(parsed.positional, exclude: parsed.all("--exclude"))
         let sources = SourceStore()
-        let loaded = WorkflowLoading.load(files, sources: sources)
+        let loaded = WorkflowLoading.load(found, sources: sources)
+        Output.err(WorkflowLoading.skippedLines(loaded.skipped))
         if loaded.hasErrors {
             WorkflowLoading.report(loaded.diagnostics, sources: sources, color: Output.useColor(nil, fileDescriptor: 2))
+            return ExitCode.invalid
+        }
+        if loaded.workflows.isEmpty {
+            Output.err("error: " + EmptySelection.message(found: found, skipped: loaded.skipped.count, workflows: 0, criteria: .init()) + "\n")
             return ExitCode.invalid
         }
         var text = ""

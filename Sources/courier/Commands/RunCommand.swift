@@ -15,6 +15,7 @@ enum RunCommand {
         .init(names: ["--tag"], takesValue: true, help: "run only workflows with this tag (repeatable)"),
         .init(names: ["--exclude-tag"], takesValue: true, help: "skip workflows with this tag (repeatable)"),
         .init(names: ["--filter"], takesValue: true, help: "run only workflows whose name or a step name matches REGEX"),
+        .init(names: ["--exclude"], takesValue: true, help: "leave out files and directories matching GLOB (gitignore syntax, relative to each directory given; repeatable)"),
         .init(names: ["--jobs", "-j"], takesValue: true, help: "workflows at once (not implemented yet: they run one at a time)"),
         .init(names: ["--fail-fast"], takesValue: false, help: "stop after the first failed workflow"),
         .init(names: ["--timeout"], takesValue: true, help: "default request timeout (250ms, 2s, 1m)"),
@@ -46,10 +47,12 @@ enum RunCommand {
         let reports = ReportSink(try reportRequests(parsed), secrets: Output.secrets)
 
         // 1. Everything is validated before anything is sent.
-        let files = try WorkflowDiscovery.files(in: parsed.positional)
+        let found = try WorkflowDiscovery.find(parsed.positional, exclude: parsed.all("--exclude"))
+        let files = found.candidates.map(\.path)
         let sources = SourceStore()
         let stderrColor = Output.useColor(parsed.last("--color"), fileDescriptor: 2)
-        var loaded = WorkflowLoading.load(files, sources: sources)
+        var loaded = WorkflowLoading.load(found, sources: sources)
+        if !parsed.has("--quiet") { Output.err(WorkflowLoading.skippedLines(loaded.skipped)) }
         WorkflowLoading.registerLiteralSecrets(of: loaded.workflows, in: Output.secrets)
         var settings = RunSettings()
         // One registry for the run: the engine registers, the console and reports mask with it.
@@ -69,9 +72,20 @@ enum RunCommand {
             return ExitCode.invalid
         }
         WorkflowLoading.report(diagnostics, sources: sources, color: stderrColor)
+        let workflowsFound = loaded.workflows.count
         loaded.workflows = try select(loaded.workflows, parsed)
-        if files.isEmpty || loaded.workflows.isEmpty {
-            Output.err("warning: no workflow selected\n")
+        if loaded.workflows.isEmpty {
+            // A run that selects nothing would pass while testing nothing: a usage error, nothing sent.
+            let criteria = EmptySelection.Criteria(tags: parsed.all("--tag"), excludedTags: parsed.all("--exclude-tag"),
+                                                   filter: parsed.last("--filter"))
+            let message = EmptySelection.message(found: found, skipped: loaded.skipped.count, workflows: workflowsFound, criteria: criteria)
+            Output.err("error: \(message)\n")
+            // CI gets its report, saying so in one errored test case.
+            for failure in reports.write(invalidRun(files: files, diagnostics: [.error(message, at: nil)], sources: sources,
+                                                          stepName: "select workflows")) {
+                Output.err("error: \(failure)\n")
+            }
+            return ExitCode.invalid
         }
         if let warning = insecureWarning(settings: settings, workflows: loaded.workflows) {
             Output.err(warning)
@@ -135,7 +149,7 @@ enum RunCommand {
 
     /// A run in which nothing was sent: one workflow per file with errors, holding one
     /// `validate` step that errored with every diagnostic of that file.
-    static func invalidRun(files: [String], diagnostics: [Diagnostic], sources: SourceStore) -> RunResult {
+    static func invalidRun(files: [String], diagnostics: [Diagnostic], sources: SourceStore, stepName: String = "validate") -> RunResult {
         let renderer = DiagnosticRenderer(sources: sources, color: false)
         var byFile: [String: [Diagnostic]] = [:]
         var order: [String] = []
@@ -150,7 +164,7 @@ enum RunCommand {
             let error = StepError(type: "invalid_workflow",
                                   message: (first?.message ?? "invalid workflow") + (found.count > 1 ? " (and \(found.count - 1) more)" : ""),
                                   location: first?.range, details: renderer.render(found))
-            let step = StepResult(name: "validate", phase: .setup, location: first?.range, outcome: .errored(error))
+            let step = StepResult(name: stepName, phase: .setup, location: first?.range, outcome: .errored(error))
             return WorkflowResult(file: file, name: (file as NSString).lastPathComponent, steps: [step])
         }
         return RunResult(workflows: workflows, durationMicroseconds: 0)

@@ -15,6 +15,7 @@ enum ValidateCommand {
     static let parser = ArgumentParser(command: "validate", options: [
         .init(names: ["--var"], takesValue: true, help: "NAME or NAME=VALUE: a variable the run will get from the command line (repeatable)"),
         .init(names: ["--vars-file"], takesValue: true, help: "a YAML map of variables the run will get"),
+        .init(names: ["--exclude"], takesValue: true, help: "leave out files and directories matching GLOB (gitignore syntax, relative to each directory given; repeatable)"),
         .init(names: ["--color"], takesValue: true, help: "auto, always or never (NO_COLOR is honoured)"),
         .init(names: ["--quiet", "-q"], takesValue: false, help: "print only diagnostics"),
         .init(names: ["--help", "-h"], takesValue: false, help: "show this help"),
@@ -26,9 +27,12 @@ enum ValidateCommand {
             Output.out("usage: courier validate [options] [PATH...]\n\n\(parser.optionsHelp)\n")
             return ExitCode.passed
         }
-        let files = try WorkflowDiscovery.files(in: parsed.positional)
+        let found = try WorkflowDiscovery.find(parsed.positional, exclude: parsed.all("--exclude"))
         let sources = SourceStore()
-        var loaded = WorkflowLoading.load(files, sources: sources)
+        var loaded = WorkflowLoading.load(found, sources: sources)
+        let skipped = Set(loaded.skipped)
+        let files = found.candidates.map(\.path).filter { !skipped.contains($0) }
+        if !parsed.has("--quiet") { Output.err(WorkflowLoading.skippedLines(loaded.skipped)) }
         WorkflowLoading.registerLiteralSecrets(of: loaded.workflows, in: Output.secrets)
         var externalNames = Set<String>()
         for assignment in parsed.all("--var") {
@@ -55,6 +59,11 @@ enum ValidateCommand {
             } else {
                 Output.err("\(errors) error\(plural) in \(badFiles.count) file\(badFiles.count == 1 ? "" : "s") (counting included files)\n")
             }
+            return ExitCode.invalid
+        }
+        if files.isEmpty {
+            // Validating nothing must not pass as "0 workflows valid".
+            Output.err("error: " + EmptySelection.message(found: found, skipped: loaded.skipped.count, workflows: 0, criteria: .init()) + "\n")
             return ExitCode.invalid
         }
         if !parsed.has("--quiet") {
