@@ -5,14 +5,26 @@ import CourierWorkflow
 /// `courier list [PATH...]`: workflows, their tags and steps.
 enum ListCommand {
     static let parser = ArgumentParser(command: "list", options: [
-        .init(names: ["--exclude"], takesValue: true, help: "leave out files and directories matching GLOB (gitignore syntax, relative to each directory given; repeatable)"),
-        .init(names: ["--help", "-h"], takesValue: false, help: "show this help"),
+        .init(names: ["--exclude"], value: "GLOB", help: "leave out files and directories below PATH matching GLOB (gitignore syntax; repeatable)"),
+        .init(names: ["--help", "-h"], value: nil, help: "show this help"),
     ])
+
+    /// `courier list --help`, also `courier help list`.
+    static var help: String {
+        """
+        usage: courier list [options] [PATH...]
+
+        Lists the workflows named, and those found below each directory (default: .), with their tags and steps.
+
+        \(parser.optionsHelp)
+
+        """
+    }
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         let parsed = try parser.parse(arguments)
         if parsed.has("--help") {
-            Output.out("usage: courier list [PATH...]\n\n\(parser.optionsHelp)\n")
+            Output.out(help)
             return ExitCode.passed
         }
         let found = try WorkflowDiscovery.find(parsed.positional, exclude: parsed.all("--exclude"))

@@ -9,33 +9,45 @@ import Foundation
 /// `courier run [PATH...]`: validate everything, run, report, exit with the outcome.
 enum RunCommand {
     static let parser = ArgumentParser(command: "run", options: [
-        .init(names: ["--var"], takesValue: true, help: "NAME=VALUE; repeatable; beats --vars-file and vars:"),
-        .init(names: ["--vars-file"], takesValue: true, help: "a YAML map of variables"),
-        .init(names: ["--env-file"], takesValue: true, help: "a dotenv file; its values are read as env.NAME"),
-        .init(names: ["--tag"], takesValue: true, help: "run only workflows with this tag (repeatable)"),
-        .init(names: ["--exclude-tag"], takesValue: true, help: "skip workflows with this tag (repeatable)"),
-        .init(names: ["--filter"], takesValue: true, help: "run only workflows whose name or a step name matches REGEX"),
-        .init(names: ["--exclude"], takesValue: true, help: "leave out files and directories matching GLOB (gitignore syntax, relative to each directory given; repeatable)"),
-        .init(names: ["--jobs", "-j"], takesValue: true, help: "workflows at once (not implemented yet: they run one at a time)"),
-        .init(names: ["--fail-fast"], takesValue: false, help: "stop after the first failed workflow"),
-        .init(names: ["--timeout"], takesValue: true, help: "default request timeout (250ms, 2s, 1m)"),
-        .init(names: ["--insecure", "-k"], takesValue: false, help: "skip TLS verification (prints a warning)"),
-        .init(names: ["--cacert"], takesValue: true, help: "CA bundle (PEM) for every request"),
-        .init(names: ["--cert"], takesValue: true, help: "client certificate (PEM or .p12/.pfx)"),
-        .init(names: ["--key"], takesValue: true, help: "client private key (PEM)"),
-        .init(names: ["--proxy"], takesValue: true, help: "proxy URL for every request"),
-        .init(names: ["--max-body-size"], takesValue: true, help: "largest response body kept in memory (10MB, 1GiB, bytes; default 256MiB)"),
-        .init(names: ["--junit"], takesValue: true, help: "write a JUnit XML report to FILE ('-': standard output, the console then on standard error)"),
-        .init(names: ["--verbose", "-v"], takesValue: false, help: "print every request and response"),
-        .init(names: ["--quiet", "-q"], takesValue: false, help: "print only failures and the summary"),
-        .init(names: ["--color"], takesValue: true, help: "auto, always or never (NO_COLOR is honoured)"),
-        .init(names: ["--help", "-h"], takesValue: false, help: "show this help"),
+        .init(names: ["--var"], value: "NAME=VALUE", help: "set a variable (repeatable); beats --vars-file and vars:"),
+        .init(names: ["--vars-file"], value: "FILE", help: "a YAML map of variables"),
+        .init(names: ["--env-file"], value: "FILE", help: "a dotenv file; its values are read as env.NAME"),
+        .init(names: ["--tag"], value: "TAG", help: "run only workflows with this tag (repeatable)"),
+        .init(names: ["--exclude-tag"], value: "TAG", help: "skip workflows with this tag (repeatable)"),
+        .init(names: ["--filter"], value: "REGEX", help: "run only workflows whose name or a step name matches REGEX"),
+        .init(names: ["--exclude"], value: "GLOB", help: "leave out files and directories below PATH matching GLOB (gitignore syntax; repeatable)"),
+        .init(names: ["--jobs", "-j"], value: "N", help: "workflows at once (not implemented yet: they run one at a time)"),
+        .init(names: ["--fail-fast"], value: nil, help: "stop after the first failed workflow"),
+        .init(names: ["--timeout"], value: "DURATION", help: "default request timeout (250ms, 2s, 1m)"),
+        .init(names: ["--insecure", "-k"], value: nil, help: "skip TLS verification (prints a warning)"),
+        .init(names: ["--cacert"], value: "FILE", help: "CA bundle (PEM) for every request"),
+        .init(names: ["--cert"], value: "FILE", help: "client certificate (PEM or .p12/.pfx)"),
+        .init(names: ["--key"], value: "FILE", help: "client private key (PEM)"),
+        .init(names: ["--proxy"], value: "URL", help: "proxy URL for every request"),
+        .init(names: ["--max-body-size"], value: "SIZE", help: "largest response body kept in memory (10MB, 1GiB, bytes; default 256MiB)"),
+        .init(names: ["--junit"], value: "FILE", help: "write a JUnit XML report to FILE ('-': standard output, the console then on standard error)"),
+        .init(names: ["--verbose", "-v"], value: nil, help: "print every request and response"),
+        .init(names: ["--quiet", "-q"], value: nil, help: "print only failures, warnings and the summary"),
+        .init(names: ["--color"], value: "WHEN", help: "auto, always or never (NO_COLOR is honoured)"),
+        .init(names: ["--help", "-h"], value: nil, help: "show this help"),
     ])
+
+    /// `courier run --help`, also `courier help run`.
+    static var help: String {
+        """
+        usage: courier run [options] [PATH...]
+
+        Runs the workflows named, and those found below each directory (default: .).
+
+        \(parser.optionsHelp)
+
+        """
+    }
 
     static func run(_ arguments: [String]) async throws(UsageError) -> Int32 {
         let parsed = try parser.parse(arguments)
         if parsed.has("--help") {
-            Output.out("usage: courier run [options] [PATH...]\n\n\(parser.optionsHelp)\n")
+            Output.out(help)
             return ExitCode.passed
         }
         if let color = parsed.last("--color"), !["auto", "always", "never"].contains(color) {
