@@ -71,6 +71,18 @@ import Testing
         #expect(list.stdout == "suite/a.yaml: alpha\n  alpha step\nsuite/b/beta.yml: beta\n  beta step\n", list.context)
     }
 
+    @Test("a vars file saved as latin-1 is judged by its keys: skipped, not an encoding error")
+    func nonUTF8NonWorkflowIsSkipped() async throws {
+        let workspace = try Workspace()
+        try workspace.write("suite/a.yaml", Self.workflow("alpha"))
+        try Data("city: Z\u{FC}rich\n".utf8.map { $0 }).write(to: workspace.url.appendingPathComponent("suite/ok.yaml"))
+        try Data([0x63, 0x61, 0x66, 0x65, 0x3A, 0x20, 0x63, 0x61, 0x66, 0xE9, 0x0A]).write(to: workspace.url.appendingPathComponent("suite/latin1.yaml"))
+        let result = try await Courier.run(["validate", "suite", "--var", "base_url"], in: workspace.url)
+        #expect(result.status == 0, result.context)
+        #expect(result.stderr.contains("suite/latin1.yaml: skipped: not a workflow (no 'steps:')"), result.context)
+        #expect(result.stdout == "1 workflow valid\n", result.context)
+    }
+
     @Test("a file named on the command line is always a workflow")
     func namedFilesAreWorkflows() async throws {
         let workspace = try Workspace()
@@ -117,6 +129,25 @@ import Testing
         let ignored = try await courier(["run", "suite"], workspace, recorder)
         #expect(ignored.status == 0, ignored.context)
         #expect(recorder.received.count == 2)
+    }
+
+    @Test("a file whose YAML breaks before any 'steps:' fails as a possibly broken workflow, with the note")
+    func brokenYAMLIsAnErrorWithTheNote() async throws {
+        let workspace = try Workspace()
+        try workspace.write("chart/templates/deployment.yaml", """
+            apiVersion: apps/v1
+            kind: Deployment
+            metadata:
+              labels: {{- include "chart.labels" . | nindent 4 }}
+            """)
+        let result = try await Courier.run(["validate", "chart"], in: workspace.url)
+        #expect(result.status == 2, result.context)
+        #expect(result.stderr.contains("chart/templates/deployment.yaml:4:"), result.context)
+        #expect(result.stderr.contains("note: if this is not a Courier workflow, list it in .courierignore or pass --exclude\n"), result.context)
+        let excluded = try await Courier.run(["validate", "chart", "--exclude", "templates/"], in: workspace.url)
+        #expect(excluded.status == 2, excluded.context)
+        #expect(excluded.stderr == "error: no workflows selected: no workflow files found in chart; 1 left out by .courierignore or --exclude\n",
+                excluded.context)
     }
 
     @Test(".courierignore: anchors, directories, negation and ignore files in subdirectories")

@@ -25,7 +25,9 @@ enum WorkflowLoading {
         var skipped: [String] = []
         var maybeNotOurs = Set<String>()
         for candidate in found.candidates {
-            guard !candidate.named, let source = try? sources.file(candidate.path), source.firstInvalidByte == nil else {
+            // A file that is not valid UTF-8 is judged by its repaired text: a latin-1 vars file
+            // is still not a workflow, and a workflow is then told it is not UTF-8.
+            guard !candidate.named, let source = try? sources.file(candidate.path) else {
                 // Named files, and files that cannot be read: loading says what is wrong.
                 files.append(candidate.path)
                 continue
