@@ -428,11 +428,14 @@ private struct TreeBuilder {
             return .error("invalid YAML input: \(problem) (byte \(parser.problem_offset))", at: at)
         }
         let at = SourceRange(at: location(parser.problem_mark))
-        // `url: {{ base }}/health`: say what to do instead of what libyaml expected.
-        let firstLine = context == nil ? at.start.line : min(at.start.line, Int(parser.context_mark.line) + 1)
-        if let mistake = UnquotedTemplate.diagnostic(in: input, lines: max(1, firstLine - 1)...at.start.line,
-                                                     before: (at.start.line, at.start.column), file: file) {
-            return mistake
+        // `url: {{ base }}/health`: say what to do instead of what libyaml expected. Only the
+        // problem's line and its context's are looked at: a `{{` lines before it may sit in a
+        // block scalar (`body: |`), where it is text.
+        let contextLine = Int(parser.context_mark.line) + 1
+        for line in [at.start.line] + (context != nil && contextLine < at.start.line ? [contextLine] : []) {
+            if let mistake = UnquotedTemplate.diagnostic(in: input, lines: line...line, before: (at.start.line, at.start.column), file: file) {
+                return mistake
+            }
         }
         var notes: [Diagnostic] = []
         if let context {

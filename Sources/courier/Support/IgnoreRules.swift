@@ -9,8 +9,6 @@
 /// directory cannot be re-included (the walk never enters that directory).
 struct IgnoreRules: Sendable {
     struct Rule: Sendable {
-        /// The pattern as written (for messages).
-        var source: String
         var negated: Bool
         var directoryOnly: Bool
         /// The pattern matched against the whole path relative to the rules' directory.
@@ -54,7 +52,7 @@ struct IgnoreRules: Sendable {
         let anchored = text.contains("/")
         if text.hasPrefix("/") { text.removeFirst() }
         if !anchored { text = "**/" + text }
-        return Rule(source: line, negated: negated, directoryOnly: directoryOnly, glob: Array(text.utf8))
+        return Rule(negated: negated, directoryOnly: directoryOnly, glob: Array(text.utf8))
     }
 
     /// Whether the last rule that matches `path` (relative to the rules' directory, `/`-separated)
