@@ -29,10 +29,6 @@ enum WorkflowDiscovery {
         var ignored = 0
     }
 
-    static func files(in paths: [String]) throws(UsageError) -> [String] {
-        try find(paths, exclude: []).candidates.map(\.path)
-    }
-
     /// The candidates below `paths` (default `.`); `exclude` holds `--exclude` globs, relative
     /// to each directory given.
     static func find(_ paths: [String], exclude: [String]) throws(UsageError) -> Found {
