@@ -41,6 +41,8 @@ let package = Package(
         .testTarget(name: "CourierWorkflowTests", dependencies: ["CourierWorkflow", "CourierDiagnostics"], exclude: ["Fixtures"]),
         .testTarget(name: "CourierEngineTests", dependencies: ["CourierEngine", "CourierWorkflow", "CourierHTTP", "CourierJSON"]),
         .testTarget(name: "CourierReportsTests", dependencies: ["CourierReports", "CourierEngine", "CourierSecrets", "CourierDiagnostics", "CourierHTTP"]),
+        // Unit tests of the command-line target's own logic (ignore rules).
+        .testTarget(name: "CourierCLITests", dependencies: ["courier"]),
         .testTarget(name: "IntegrationTests", dependencies: []),
     ]
 )

@@ -80,7 +80,9 @@ package struct DiagnosticList: Error, Sendable, CustomStringConvertible {
         var shown: [Diagnostic] = []
         var counts: [String: Int] = [:]
         var omitted: [(file: String, count: Int, first: SourceRange?)] = []
-        for diagnostic in sorted {
+        // Repeated warnings first become one each (see ``groupingWarnings(_:)``), so the
+        // count they show is the file's, not that of the first hundred.
+        for diagnostic in Self.groupingWarnings(sorted) {
             let file = diagnostic.range?.file ?? ""
             let count = counts[file, default: 0] + 1
             counts[file] = count
@@ -99,7 +101,7 @@ package struct DiagnosticList: Error, Sendable, CustomStringConvertible {
     }
 
     /// `11900` as `11,900`.
-    private static func grouped(_ number: Int) -> String {
+    package static func grouped(_ number: Int) -> String {
         var digits = Array(String(number))
         var index = digits.count - 3
         while index > 0 {

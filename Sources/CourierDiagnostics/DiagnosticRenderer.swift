@@ -28,9 +28,10 @@ package struct DiagnosticRenderer: Sendable {
         return out
     }
 
-    /// Several diagnostics, in the order given.
+    /// Several diagnostics, in the order given; a warning repeated in one file is shown once
+    /// with its count (``DiagnosticList/groupingWarnings(_:)``).
     package func render(_ diagnostics: [Diagnostic]) -> String {
-        diagnostics.map(render).joined()
+        DiagnosticList.groupingWarnings(diagnostics).map(render).joined()
     }
 
     // MARK: - Pieces

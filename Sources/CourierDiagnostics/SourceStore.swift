@@ -13,7 +13,16 @@ package final class SourceFile: Sendable {
 
     package init(path: String, text: String, firstInvalidByte: Int? = nil) {
         self.path = path
-        self.text = text
+        // A UTF-8 byte order mark (Windows editors write one) is not part of the text:
+        // without it the YAML parser accepts the file and line 1's columns stay right.
+        if text.unicodeScalars.first == "\u{FEFF}" {
+            var scalars = text.unicodeScalars
+            scalars.removeFirst()
+            self.text = String(scalars)
+        } else {
+            self.text = text
+        }
+        let text = self.text
         self.firstInvalidByte = firstInvalidByte
         var starts = [0]
         var offset = 0
@@ -67,8 +76,10 @@ package final class SourceStore: Sendable {
         if let cached = files.withLock({ $0[path] }) { return cached }
         // Read outside the lock: two threads may read the same file once each,
         // which is cheaper than serialising every reader behind one slow disk.
-        let data = Data(try BoundedFileReader.read(path, limit: BoundedFileReader.sourceLimit, what: "workflow and other source files",
+        var data = Data(try BoundedFileReader.read(path, limit: BoundedFileReader.sourceLimit, what: "workflow and other source files",
                                                    deadline: .now + BoundedFileReader.sourcePipeDeadline))
+        // Byte offsets (of a first invalid byte) count from after a byte order mark, as the text does.
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data = Data(data.dropFirst(3)) }
         let file = SourceFile(path: path, text: String(decoding: data, as: UTF8.self), firstInvalidByte: Self.firstInvalidByte(in: data))
         return files.withLock { files in
             if let existing = files[path] { return existing }

@@ -28,6 +28,9 @@ final class WorkflowRunner {
     /// after are this workflow's (its result lists them; reporters do not need them).
     private var registeredBefore = 0
     private var results: [StepResult] = []
+    /// How often a capture has defined each name: an include restores its `vars` only where
+    /// nothing defined them inside (by definition, never by comparing values).
+    private var captureDefinitions: [String: Int] = [:]
     /// One jar per workflow run, so runs never see each other's sessions.
     private let cookieJar = CookieJar()
 
@@ -349,7 +352,7 @@ final class WorkflowRunner {
         }
 
         // Include vars shadow outer names for the included steps only.
-        let shadowed = values.map { ($0.0, scope[$0.0]) }
+        let shadowed = values.map { (name: $0.0, previous: scope[$0.0], captures: captureDefinitions[$0.0, default: 0]) }
         for (name, value) in values { scope[name] = value }
         let label = step.name.flatMap { try? renderer.string($0) } ?? file.displayName
         let numbered = iteration.map { "\(label) [\($0)]" } ?? label
@@ -357,8 +360,9 @@ final class WorkflowRunner {
                                        chain: context.chain + [file.path])
         var reason: String? = nil
         let failed = await runPhase(file.steps, phase: phase, context: innerContext, skipReason: &reason)
-        for (index, (name, previous)) in shadowed.enumerated() where scope[name] == values[index].1 {
-            // Still the include's value (not captured inside): restore what was there.
+        for (name, previous, captures) in shadowed where captureDefinitions[name, default: 0] == captures {
+            // No capture inside defined it again: the include's value goes, what was there comes back.
+            // A capture that happens to hold the include's own value stays (contract §4).
             scope[name] = previous
         }
         return failed
@@ -422,6 +426,7 @@ final class WorkflowRunner {
             switch CaptureEvaluator(renderer: captureRenderer).capture(capture, from: view) {
             case .success(let value):
                 scope[capture.name.value] = value
+                captureDefinitions[capture.name.value, default: 0] += 1
                 if capture.secret {
                     addSecret(value)
                     if SecretLength.firstShortLeaf(of: value, named: capture.name.value) != nil {

@@ -34,6 +34,10 @@ package struct YAMLLoader {
 
     /// Parses `text`, naming positions after `file`.
     package func load(_ text: String, file: String) -> Output {
+        // A byte order mark is no content (``SourceFile`` drops it too, so columns agree).
+        if text.unicodeScalars.first == "\u{FEFF}" {
+            return load(String(text.unicodeScalars.dropFirst()), file: file)
+        }
         var builder = TreeBuilder(file: file, maxAliasExpansion: maxAliasExpansion, maxAliasBytes: maxAliasBytes, maxDepth: maxDepth)
         // libyaml only reads the input: parse a native string's UTF-8 in place
         // rather than copying the whole file first.
@@ -236,6 +240,11 @@ private struct TreeBuilder {
 
         case YAML_MAPPING_START_EVENT:
             let data = event.data.mapping_start
+            if let mistake = unquotedTemplate(event) {
+                // `url: {{ base }}` parses as a mapping whose key is a mapping: never meant.
+                diagnostics.append(mistake)
+                return false
+            }
             let tag = cString(data.tag)
             if let tag, tag != CoreSchema.mapTag, tag != "!" {
                 diagnostics.append(.error("unsupported tag '\(shortTag(tag))' on a mapping", at: range(event.start_mark, event.end_mark)))
@@ -298,6 +307,16 @@ private struct TreeBuilder {
             frames[frames.count - 1].bytes += bytes
         }
         return true
+    }
+
+    /// The error for a flow mapping opened right after another one (`{{`) that has no
+    /// items yet: a template written as a plain value.
+    private func unquotedTemplate(_ event: yaml_event_t) -> Diagnostic? {
+        guard event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE, let outer = frames.last, outer.kind == .mapping,
+              outer.firstItem == nodes.count, outer.start.line == event.start_mark.line,
+              outer.start.column + 1 == event.start_mark.column else { return nil }
+        let line = Int(outer.start.line) + 1
+        return UnquotedTemplate.diagnostic(in: input, lines: line...line, before: (line, Int(outer.start.column) + 1), file: file)
     }
 
     /// Checks the depth before a collection opens. Loading stops at the first
@@ -409,6 +428,15 @@ private struct TreeBuilder {
             return .error("invalid YAML input: \(problem) (byte \(parser.problem_offset))", at: at)
         }
         let at = SourceRange(at: location(parser.problem_mark))
+        // `url: {{ base }}/health`: say what to do instead of what libyaml expected. Only the
+        // problem's line and its context's are looked at: a `{{` lines before it may sit in a
+        // block scalar (`body: |`), where it is text.
+        let contextLine = Int(parser.context_mark.line) + 1
+        for line in [at.start.line] + (context != nil && contextLine < at.start.line ? [contextLine] : []) {
+            if let mistake = UnquotedTemplate.diagnostic(in: input, lines: line...line, before: (at.start.line, at.start.column), file: file) {
+                return mistake
+            }
+        }
         var notes: [Diagnostic] = []
         if let context {
             let contextLocation = location(parser.context_mark)

@@ -15,7 +15,7 @@ enum CLI {
                                         evaluate a JSONPath on a JSON file (or stdin)
           version                       the version and the libcurl/TLS libraries (--version: the version alone)
 
-        'courier <command> --help' shows a command's options.
+        'courier help <command>' (or 'courier <command> --help') shows a command's options.
 
         """
 
@@ -33,15 +33,13 @@ enum CLI {
             case "query": return runQueryCommand(rest)
             case "version": return VersionCommand.run(details: true)
             case "--version", "-V": return VersionCommand.run(details: false)
-            case "help", "--help", "-h":
+            case "help":
+                return try help(rest)
+            case "--help", "-h":
                 Output.out(usage)
                 return ExitCode.passed
             default:
-                var message = "unknown command '\(command)'"
-                if let close = suggestion(for: command, among: ["run", "validate", "list", "query", "version", "help"]) {
-                    message += "; did you mean '\(close)'?"
-                }
-                throw UsageError(message)
+                throw UsageError("unknown command '\(command)'" + didYouMean(command, among: commands))
             }
         } catch let error as UsageError {
             Output.err("error: \(error.message)\n(see 'courier --help')\n")
@@ -50,6 +48,32 @@ enum CLI {
             Output.err("error: \(error)\n")
             return ExitCode.internalError
         }
+    }
+}
+
+extension CLI {
+    static let commands = ["run", "validate", "list", "query", "version", "help"]
+
+    /// `courier help` is the general help; `courier help run` is `courier run --help`.
+    static func help(_ arguments: [String]) throws(UsageError) -> Int32 {
+        guard let command = arguments.first else {
+            Output.out(usage)
+            return ExitCode.passed
+        }
+        if arguments.count > 1 {
+            throw UsageError("'courier help' takes one command, not '\(arguments.joined(separator: " "))'")
+        }
+        switch command {
+        case "run": Output.out(RunCommand.help)
+        case "validate": Output.out(ValidateCommand.help)
+        case "list": Output.out(ListCommand.help)
+        case "query": Output.out(queryUsage + "\n")
+        case "version": Output.out("usage: courier version\n\nPrints the version and the libcurl and TLS libraries; 'courier --version' prints the version alone.\n")
+        case "help": Output.out(usage)
+        default:
+            throw UsageError("unknown command '\(command)'" + didYouMean(command, among: commands))
+        }
+        return ExitCode.passed
     }
 }
 

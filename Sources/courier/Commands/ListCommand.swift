@@ -5,20 +5,38 @@ import CourierWorkflow
 /// `courier list [PATH...]`: workflows, their tags and steps.
 enum ListCommand {
     static let parser = ArgumentParser(command: "list", options: [
-        .init(names: ["--help", "-h"], takesValue: false, help: "show this help"),
+        .init(names: ["--exclude"], value: "GLOB", help: "leave out files and directories below PATH matching GLOB (gitignore syntax; repeatable)"),
+        .init(names: ["--help", "-h"], value: nil, help: "show this help"),
     ])
+
+    /// `courier list --help`, also `courier help list`.
+    static var help: String {
+        """
+        usage: courier list [options] [PATH...]
+
+        Lists the workflows named, and those found below each directory (default: .), with their tags and steps.
+
+        \(parser.optionsHelp)
+
+        """
+    }
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         let parsed = try parser.parse(arguments)
         if parsed.has("--help") {
-            Output.out("usage: courier list [PATH...]\n\n\(parser.optionsHelp)\n")
+            Output.out(help)
             return ExitCode.passed
         }
-        let files = try WorkflowDiscovery.files(in: parsed.positional)
+        let found = try WorkflowDiscovery.find(parsed.positional, exclude: parsed.all("--exclude"))
         let sources = SourceStore()
-        let loaded = WorkflowLoading.load(files, sources: sources)
+        let loaded = WorkflowLoading.load(found, sources: sources)
+        Output.err(WorkflowLoading.skippedLines(loaded.skipped))
         if loaded.hasErrors {
             WorkflowLoading.report(loaded.diagnostics, sources: sources, color: Output.useColor(nil, fileDescriptor: 2))
+            return ExitCode.invalid
+        }
+        if loaded.workflows.isEmpty {
+            Output.err("error: " + EmptySelection.message(found: found, skipped: loaded.skipped.count, workflows: 0, criteria: .init()) + "\n")
             return ExitCode.invalid
         }
         var text = ""

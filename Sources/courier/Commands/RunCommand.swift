@@ -9,32 +9,45 @@ import Foundation
 /// `courier run [PATH...]`: validate everything, run, report, exit with the outcome.
 enum RunCommand {
     static let parser = ArgumentParser(command: "run", options: [
-        .init(names: ["--var"], takesValue: true, help: "NAME=VALUE; repeatable; beats --vars-file and vars:"),
-        .init(names: ["--vars-file"], takesValue: true, help: "a YAML map of variables"),
-        .init(names: ["--env-file"], takesValue: true, help: "a dotenv file; its values are read as env.NAME"),
-        .init(names: ["--tag"], takesValue: true, help: "run only workflows with this tag (repeatable)"),
-        .init(names: ["--exclude-tag"], takesValue: true, help: "skip workflows with this tag (repeatable)"),
-        .init(names: ["--filter"], takesValue: true, help: "run only workflows whose name or a step name matches REGEX"),
-        .init(names: ["--jobs", "-j"], takesValue: true, help: "workflows at once (not implemented yet: they run one at a time)"),
-        .init(names: ["--fail-fast"], takesValue: false, help: "stop after the first failed workflow"),
-        .init(names: ["--timeout"], takesValue: true, help: "default request timeout (250ms, 2s, 1m)"),
-        .init(names: ["--insecure", "-k"], takesValue: false, help: "skip TLS verification (prints a warning)"),
-        .init(names: ["--cacert"], takesValue: true, help: "CA bundle (PEM) for every request"),
-        .init(names: ["--cert"], takesValue: true, help: "client certificate (PEM or .p12/.pfx)"),
-        .init(names: ["--key"], takesValue: true, help: "client private key (PEM)"),
-        .init(names: ["--proxy"], takesValue: true, help: "proxy URL for every request"),
-        .init(names: ["--max-body-size"], takesValue: true, help: "largest response body kept in memory (10MB, 1GiB, bytes; default 256MiB)"),
-        .init(names: ["--junit"], takesValue: true, help: "write a JUnit XML report to FILE ('-': standard output, the console then on standard error)"),
-        .init(names: ["--verbose", "-v"], takesValue: false, help: "print every request and response"),
-        .init(names: ["--quiet", "-q"], takesValue: false, help: "print only failures and the summary"),
-        .init(names: ["--color"], takesValue: true, help: "auto, always or never (NO_COLOR is honoured)"),
-        .init(names: ["--help", "-h"], takesValue: false, help: "show this help"),
+        .init(names: ["--var"], value: "NAME=VALUE", help: "set a variable (repeatable); beats --vars-file and vars:"),
+        .init(names: ["--vars-file"], value: "FILE", help: "a YAML map of variables"),
+        .init(names: ["--env-file"], value: "FILE", help: "a dotenv file; its values are read as env.NAME"),
+        .init(names: ["--tag"], value: "TAG", help: "run only workflows with this tag (repeatable)"),
+        .init(names: ["--exclude-tag"], value: "TAG", help: "skip workflows with this tag (repeatable)"),
+        .init(names: ["--filter"], value: "REGEX", help: "run only workflows whose name or a step name matches REGEX"),
+        .init(names: ["--exclude"], value: "GLOB", help: "leave out files and directories below PATH matching GLOB (gitignore syntax; repeatable)"),
+        .init(names: ["--jobs", "-j"], value: "N", help: "workflows at once (not implemented yet: they run one at a time)"),
+        .init(names: ["--fail-fast"], value: nil, help: "stop after the first failed workflow"),
+        .init(names: ["--timeout"], value: "DURATION", help: "default request timeout (250ms, 2s, 1m)"),
+        .init(names: ["--insecure", "-k"], value: nil, help: "skip TLS verification (prints a warning)"),
+        .init(names: ["--cacert"], value: "FILE", help: "CA bundle (PEM) for every request"),
+        .init(names: ["--cert"], value: "FILE", help: "client certificate (PEM or .p12/.pfx)"),
+        .init(names: ["--key"], value: "FILE", help: "client private key (PEM)"),
+        .init(names: ["--proxy"], value: "URL", help: "proxy URL for every request"),
+        .init(names: ["--max-body-size"], value: "SIZE", help: "largest response body kept in memory (10MB, 1GiB, bytes; default 256MiB)"),
+        .init(names: ["--junit"], value: "FILE", help: "write a JUnit XML report to FILE ('-': standard output, the console then on standard error)"),
+        .init(names: ["--verbose", "-v"], value: nil, help: "print every request and response"),
+        .init(names: ["--quiet", "-q"], value: nil, help: "print only failures, warnings and the summary"),
+        .init(names: ["--color"], value: "WHEN", help: "auto, always or never (NO_COLOR is honoured)"),
+        .init(names: ["--help", "-h"], value: nil, help: "show this help"),
     ])
+
+    /// `courier run --help`, also `courier help run`.
+    static var help: String {
+        """
+        usage: courier run [options] [PATH...]
+
+        Runs the workflows named, and those found below each directory (default: .).
+
+        \(parser.optionsHelp)
+
+        """
+    }
 
     static func run(_ arguments: [String]) async throws(UsageError) -> Int32 {
         let parsed = try parser.parse(arguments)
         if parsed.has("--help") {
-            Output.out("usage: courier run [options] [PATH...]\n\n\(parser.optionsHelp)\n")
+            Output.out(help)
             return ExitCode.passed
         }
         if let color = parsed.last("--color"), !["auto", "always", "never"].contains(color) {
@@ -46,10 +59,12 @@ enum RunCommand {
         let reports = ReportSink(try reportRequests(parsed), secrets: Output.secrets)
 
         // 1. Everything is validated before anything is sent.
-        let files = try WorkflowDiscovery.files(in: parsed.positional)
+        let found = try WorkflowDiscovery.find(parsed.positional, exclude: parsed.all("--exclude"))
+        let files = found.candidates.map(\.path)
         let sources = SourceStore()
         let stderrColor = Output.useColor(parsed.last("--color"), fileDescriptor: 2)
-        var loaded = WorkflowLoading.load(files, sources: sources)
+        var loaded = WorkflowLoading.load(found, sources: sources)
+        if !parsed.has("--quiet") { Output.err(WorkflowLoading.skippedLines(loaded.skipped)) }
         WorkflowLoading.registerLiteralSecrets(of: loaded.workflows, in: Output.secrets)
         var settings = RunSettings()
         // One registry for the run: the engine registers, the console and reports mask with it.
@@ -69,9 +84,20 @@ enum RunCommand {
             return ExitCode.invalid
         }
         WorkflowLoading.report(diagnostics, sources: sources, color: stderrColor)
+        let workflowsFound = loaded.workflows.count
         loaded.workflows = try select(loaded.workflows, parsed)
-        if files.isEmpty || loaded.workflows.isEmpty {
-            Output.err("warning: no workflow selected\n")
+        if loaded.workflows.isEmpty {
+            // A run that selects nothing would pass while testing nothing: a usage error, nothing sent.
+            let criteria = EmptySelection.Criteria(tags: parsed.all("--tag"), excludedTags: parsed.all("--exclude-tag"),
+                                                   filter: parsed.last("--filter"))
+            let message = EmptySelection.message(found: found, skipped: loaded.skipped.count, workflows: workflowsFound, criteria: criteria)
+            Output.err("error: \(message)\n")
+            // CI gets its report, saying so in one errored test case.
+            for failure in reports.write(invalidRun(files: files, diagnostics: [.error(message, at: nil)], sources: sources,
+                                                          stepName: "select workflows")) {
+                Output.err("error: \(failure)\n")
+            }
+            return ExitCode.invalid
         }
         if let warning = insecureWarning(settings: settings, workflows: loaded.workflows) {
             Output.err(warning)
@@ -135,7 +161,7 @@ enum RunCommand {
 
     /// A run in which nothing was sent: one workflow per file with errors, holding one
     /// `validate` step that errored with every diagnostic of that file.
-    static func invalidRun(files: [String], diagnostics: [Diagnostic], sources: SourceStore) -> RunResult {
+    static func invalidRun(files: [String], diagnostics: [Diagnostic], sources: SourceStore, stepName: String = "validate") -> RunResult {
         let renderer = DiagnosticRenderer(sources: sources, color: false)
         var byFile: [String: [Diagnostic]] = [:]
         var order: [String] = []
@@ -150,7 +176,7 @@ enum RunCommand {
             let error = StepError(type: "invalid_workflow",
                                   message: (first?.message ?? "invalid workflow") + (found.count > 1 ? " (and \(found.count - 1) more)" : ""),
                                   location: first?.range, details: renderer.render(found))
-            let step = StepResult(name: "validate", phase: .setup, location: first?.range, outcome: .errored(error))
+            let step = StepResult(name: stepName, phase: .setup, location: first?.range, outcome: .errored(error))
             return WorkflowResult(file: file, name: (file as NSString).lastPathComponent, steps: [step])
         }
         return RunResult(workflows: workflows, durationMicroseconds: 0)

@@ -13,22 +13,38 @@ import Foundation
 /// (`tokne` for `token`), which is an error.
 enum ValidateCommand {
     static let parser = ArgumentParser(command: "validate", options: [
-        .init(names: ["--var"], takesValue: true, help: "NAME or NAME=VALUE: a variable the run will get from the command line (repeatable)"),
-        .init(names: ["--vars-file"], takesValue: true, help: "a YAML map of variables the run will get"),
-        .init(names: ["--color"], takesValue: true, help: "auto, always or never (NO_COLOR is honoured)"),
-        .init(names: ["--quiet", "-q"], takesValue: false, help: "print only diagnostics"),
-        .init(names: ["--help", "-h"], takesValue: false, help: "show this help"),
+        .init(names: ["--var"], value: "NAME[=VALUE]", help: "NAME or NAME=VALUE: a variable the run will get from the command line (repeatable)"),
+        .init(names: ["--vars-file"], value: "FILE", help: "a YAML map of variables the run will get"),
+        .init(names: ["--exclude"], value: "GLOB", help: "leave out files and directories below PATH matching GLOB (gitignore syntax; repeatable)"),
+        .init(names: ["--color"], value: "WHEN", help: "auto, always or never (NO_COLOR is honoured)"),
+        .init(names: ["--quiet", "-q"], value: nil, help: "print only diagnostics"),
+        .init(names: ["--help", "-h"], value: nil, help: "show this help"),
     ])
+
+    /// `courier validate --help`, also `courier help validate`.
+    static var help: String {
+        """
+        usage: courier validate [options] [PATH...]
+
+        Checks the workflows named, and those found below each directory (default: .), sending nothing.
+
+        \(parser.optionsHelp)
+
+        """
+    }
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         let parsed = try parser.parse(arguments)
         if parsed.has("--help") {
-            Output.out("usage: courier validate [options] [PATH...]\n\n\(parser.optionsHelp)\n")
+            Output.out(help)
             return ExitCode.passed
         }
-        let files = try WorkflowDiscovery.files(in: parsed.positional)
+        let found = try WorkflowDiscovery.find(parsed.positional, exclude: parsed.all("--exclude"))
         let sources = SourceStore()
-        var loaded = WorkflowLoading.load(files, sources: sources)
+        var loaded = WorkflowLoading.load(found, sources: sources)
+        let skipped = Set(loaded.skipped)
+        let files = found.candidates.map(\.path).filter { !skipped.contains($0) }
+        if !parsed.has("--quiet") { Output.err(WorkflowLoading.skippedLines(loaded.skipped)) }
         WorkflowLoading.registerLiteralSecrets(of: loaded.workflows, in: Output.secrets)
         var externalNames = Set<String>()
         for assignment in parsed.all("--var") {
@@ -55,6 +71,11 @@ enum ValidateCommand {
             } else {
                 Output.err("\(errors) error\(plural) in \(badFiles.count) file\(badFiles.count == 1 ? "" : "s") (counting included files)\n")
             }
+            return ExitCode.invalid
+        }
+        if files.isEmpty {
+            // Validating nothing must not pass as "0 workflows valid".
+            Output.err("error: " + EmptySelection.message(found: found, skipped: loaded.skipped.count, workflows: 0, criteria: .init()) + "\n")
             return ExitCode.invalid
         }
         if !parsed.has("--quiet") {

@@ -1,6 +1,7 @@
 import CourierDiagnostics
 import CourierSecrets
 import CourierWorkflow
+import Foundation
 
 /// Loads every file before anything is sent: one invalid file stops the run
 /// with exit 2 and every diagnostic printed.
@@ -8,7 +9,53 @@ enum WorkflowLoading {
     struct Loaded {
         var workflows: [Workflow]
         var diagnostics: [Diagnostic]
+        /// Files found in a directory that are not workflows (no top-level `steps:`).
+        var skipped: [String] = []
         var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    }
+
+    /// The note on an error in a file found in a directory that may be another tool's.
+    static let notOursNote = "if this is not a Courier workflow, list it in .courierignore or pass --exclude"
+
+    /// Loads what discovery found. A file found in a directory without a top-level `steps:`
+    /// is skipped, not loaded; one that looks like another tool's (its steps hold no `request`
+    /// or `include`, or libyaml stops before any `steps:`) gets ``notOursNote`` on its first error.
+    static func load(_ found: WorkflowDiscovery.Found, sources: SourceStore) -> Loaded {
+        var files: [String] = []
+        var skipped: [String] = []
+        var maybeNotOurs = Set<String>()
+        for candidate in found.candidates {
+            // A file that is not valid UTF-8 is judged by its repaired text: a latin-1 vars file
+            // is still not a workflow, and a workflow is then told it is not UTF-8.
+            guard !candidate.named, let source = try? sources.file(candidate.path) else {
+                // Named files, and files that cannot be read: loading says what is wrong.
+                files.append(candidate.path)
+                continue
+            }
+            switch WorkflowSniffer.verdict(of: source.text) {
+            case .notWorkflow:
+                skipped.append(candidate.path)
+            case .workflow(let looksLikeCourier):
+                if !looksLikeCourier { maybeNotOurs.insert(candidate.path) }
+                files.append(candidate.path)
+            case .unparsable:
+                maybeNotOurs.insert(candidate.path)
+                files.append(candidate.path)
+            }
+        }
+        var loaded = load(files, sources: sources)
+        loaded.skipped = skipped
+        var noted = Set<String>()
+        for index in loaded.diagnostics.indices where loaded.diagnostics[index].severity == .error {
+            guard let file = loaded.diagnostics[index].range?.file, maybeNotOurs.contains(file), noted.insert(file).inserted else { continue }
+            loaded.diagnostics[index].notes.append(.note(notOursNote, at: nil))
+        }
+        return loaded
+    }
+
+    /// `suite/docker-compose.yml: skipped: not a workflow (no 'steps:')`, one line per file.
+    static func skippedLines(_ skipped: [String]) -> String {
+        skipped.map { "\($0): skipped: not a workflow (no 'steps:')\n" }.joined()
     }
 
     static func load(_ files: [String], sources: SourceStore) -> Loaded {

@@ -5,8 +5,22 @@ import CourierDiagnostics
 struct ArgumentParser {
     struct Option {
         var names: [String]
-        var takesValue: Bool
+        /// What the value is, as `--help` shows it (`FILE`, `NAME=VALUE`); nil for a flag.
+        var placeholder: String?
         var help: String
+        var takesValue: Bool { placeholder != nil }
+
+        /// An option taking a value described by `placeholder`, or a flag when it is nil.
+        init(names: [String], value placeholder: String?, help: String) {
+            self.names = names
+            self.placeholder = placeholder
+            self.help = help
+        }
+
+        /// A flag, or an option with an unnamed value (prefer naming it with `value:`).
+        init(names: [String], takesValue: Bool, help: String) {
+            self.init(names: names, value: takesValue ? "VALUE" : nil, help: help)
+        }
     }
 
     let command: String
@@ -72,7 +86,7 @@ struct ArgumentParser {
     /// The options part of `--help`.
     var optionsHelp: String {
         options.map { option in
-            let names = option.names.reversed().joined(separator: ", ") + (option.takesValue ? " VALUE" : "")
+            let names = option.names.reversed().joined(separator: ", ") + (option.placeholder.map { " " + $0 } ?? "")
             return "  " + names.padding(toLength: max(names.count + 2, 26), withPad: " ", startingAt: 0) + option.help
         }.joined(separator: "\n")
     }

@@ -33,8 +33,9 @@ struct RegexBudgetIntegrationTests {
               - request: { url: "http://127.0.0.1:9/unused" }
             """)
         let none = try await Courier.run(["run", "flows", "--filter", "(a|a)*b"], in: workspace.url)
-        #expect(none.status == 0, none.context)
-        #expect(none.stderr.contains("warning: no workflow selected"), none.context)
+        // Selecting nothing is a usage error (issue 10), reached without running out of budget.
+        #expect(none.status == 2, none.context)
+        #expect(none.stderr.contains("error: no workflows selected: 1 workflow found in flows, none matches --filter '(a|a)*b'"), none.context)
     }
 
     @Test("--filter: an exponential pattern is a usage error naming the budget")
