@@ -46,12 +46,63 @@ extension WorkflowDecoder {
                 let span = spans.last(where: { $0.parsed <= error.offset }) ?? (0, 0, nil)
                 let offset = span.source + (error.offset - span.parsed)
                 let positions = TextPositions(node: node)
-                range = positions.range(offset, offset < source ? offset + 1 : offset)
+                if !positions.exact, templates.isEmpty, let columns = escapedColumns(node) {
+                    // A quoted key with escapes: each character of the text has its own column.
+                    let start = node.range.start
+                    let at = SourceLocation(file: start.file, line: start.line, column: columns[min(offset, columns.count - 1)])
+                    range = SourceRange(start: at, end: offset < columns.count - 1 ? at.advanced(by: 1) : at)
+                } else {
+                    range = positions.range(offset, offset < source ? offset + 1 : offset)
+                }
             }
             self.error("invalid JSONPath '\(text)': \(error.message)", at: range)
             return nil
         }
     }
+
+    /// For a quoted scalar on one line whose escapes (`\u00e9`, `''`) make its text differ
+    /// from its source: the column of each character of the text, then of the closing quote.
+    /// Nil when the source is not at hand or does not read back to the same text.
+    private func escapedColumns(_ node: YAMLNode) -> [Int]? {
+        let range = node.range
+        guard let scalar = node.scalar, range.start.line == range.end.line,
+              scalar.style == .doubleQuoted || scalar.style == .singleQuoted,
+              let line = loading?.sources.fileIfAvailable(range.start.file)?.line(range.start.line) else { return nil }
+        let raw = Array(line.unicodeScalars)
+        var i = range.start.column  // 0-based index of the character after the opening quote
+        var columns: [Int] = []
+        var text = String.UnicodeScalarView()
+        let double = scalar.style == .doubleQuoted
+        while i < raw.count, i < range.end.column - 2 {
+            columns.append(i + 1)
+            if double, raw[i] == "\\", i + 1 < raw.count {
+                let lengths: [Unicode.Scalar: Int] = ["x": 4, "u": 6, "U": 10]
+                let length = lengths[raw[i + 1]] ?? 2
+                let digits = String(String.UnicodeScalarView(raw[min(i + 2, raw.count)..<min(i + length, raw.count)]))
+                if length > 2 {
+                    guard let value = UInt32(digits, radix: 16), let decoded = Unicode.Scalar(value) else { return nil }
+                    text.append(decoded)
+                } else {
+                    text.append(Self.yamlEscapes[raw[i + 1]] ?? raw[i + 1])
+                }
+                i += length
+            } else if !double, raw[i] == "'", i + 1 < raw.count, raw[i + 1] == "'" {
+                text.append("'")
+                i += 2
+            } else {
+                text.append(raw[i])
+                i += 1
+            }
+        }
+        guard String(text) == scalar.text else { return nil }
+        return columns + [i + 1]
+    }
+
+    /// YAML's one-character escapes that do not stand for themselves.
+    private static let yamlEscapes: [Unicode.Scalar: Unicode.Scalar] = [
+        "0": "\u{0}", "a": "\u{7}", "b": "\u{8}", "t": "\t", "n": "\n", "v": "\u{B}", "f": "\u{C}",
+        "r": "\r", "e": "\u{1B}", "N": "\u{85}", "_": "\u{A0}", "L": "\u{2028}", "P": "\u{2029}",
+    ]
 
     /// Warns where a query that yields a list (not singular) meets what only a single value
     /// can meet: a plain scalar, or a predicate such as `gt` or `starts_with`.
