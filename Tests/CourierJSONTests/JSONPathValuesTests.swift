@@ -88,7 +88,7 @@ struct JSONPathValuesTests {
         ("$.a[1:•]", 6, "a template cannot be a slice bound"),
         ("$.a[?•]", 5, "cannot be used as a test"),
         ("$.a[•", 5, "unterminated bracketed selection"),
-        ("$.a[• •]", 6, "unexpected a template in selector"),
+        ("$.a[• •]", 6, "unexpected template in selector"),
     ])
     func aValueOutsideAValuePlaceIsAnErrorAtLoad(_ text: String, _ offset: Int, _ message: String) throws {
         do {
@@ -115,6 +115,7 @@ struct JSONPathValuesTests {
         ("$.headers.Content-Type", 17, "did you mean $.headers['Content-Type']?"),
         ("$.a.b-c.d", 5, "did you mean $.a['b-c'].d?"),
         ("$.x:y", 3, "did you mean $['x:y']?"),
+        ("$..a-b", 4, "did you mean $..['a-b']?"),
         ("$.items[?@.first-name == 'a']", 16, "did you mean $.items[?@['first-name'] == 'a']?"),
     ])
     func aDotNameWithOtherCharactersSuggestsBrackets(_ text: String, _ offset: Int, _ hint: String) throws {

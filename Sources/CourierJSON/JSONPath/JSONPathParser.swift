@@ -146,10 +146,14 @@ struct JSONPathParser {
         }
         var name = String.UnicodeScalarView()
         name.append(contentsOf: scalars[(dot + 1)..<end])
+        // After `..` the brackets follow the dots (`$..['a-b']`); after one dot they replace it.
+        let prefixEnd = dot > 0 && scalars[dot - 1] == "." ? dot + 1 : dot
+        // A template's stand-in is shown as `…`.
+        func shown(_ range: Range<Int>) -> [Unicode.Scalar] { range.map { placeholders[$0] == nil ? scalars[$0] : "…" } }
         var text = String.UnicodeScalarView()
-        text.append(contentsOf: scalars[..<dot].map { placeholders.isEmpty || $0 != "\u{1}" ? $0 : "…" })
+        text.append(contentsOf: shown(0..<prefixEnd))
         text.append(contentsOf: "[\(JSONPath.quoted(String(name)))]".unicodeScalars)
-        text.append(contentsOf: scalars[end...].map { placeholders.isEmpty || $0 != "\u{1}" ? $0 : "…" })
+        text.append(contentsOf: shown(end..<scalars.count))
         return String(text)
     }
 
@@ -651,7 +655,7 @@ struct JSONPathParser {
 
     private func describeCurrent() -> String {
         guard let c = peek() else { return "end of query" }
-        if placeholders[position] != nil { return "a template" }
+        if placeholders[position] != nil { return "template" }
         if c.value < 0x20 || c.value == 0x7F { return "character \(scalarName(c.value))" }
         return "character '\(c)'"
     }
