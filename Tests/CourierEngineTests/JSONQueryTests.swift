@@ -66,7 +66,7 @@ import Testing
         let yaml = Self.workflow(vars: "{ index: { a: 1 } }", json: [#""$.errors[{{ index }}].id": error2"#])
         let run = try await runStep(yaml, response: jsonResponse(200, Self.body))
         #expect(run.failures().map(\.message) == [
-            "json $.errors[{{ index }}].id: {{ index }} in '$.errors[{{ index }}].id': a name or index must be a string or an integer, not an object",
+            "json $.errors[{{ index }}].id: {{ index }}: a name or index must be a string or an integer, not an object",
         ])
         starts(run.failures().first?.location, at: "{{ index }}", in: yaml)
     }

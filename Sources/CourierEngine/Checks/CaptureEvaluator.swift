@@ -23,7 +23,7 @@ struct CaptureEvaluator {
                     nothingBecause = "\(result.ran.text) matched nothing"
                 case .failure(let failure):
                     return .failure(AssertionFailure(location: failure.range, subject: "capture \(name)",
-                                                     message: "capture '\(name)': \(failure.message)"))
+                                                     message: "capture '\(name)': \(query.text): \(failure.message)"))
                 }
             case .failure(let error):
                 found = nil

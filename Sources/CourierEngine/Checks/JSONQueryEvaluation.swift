@@ -8,7 +8,8 @@ struct JSONQueryEvaluation {
     let renderer: TemplateRenderer
 
     /// Why the query gave no result at all: a template's value that cannot stand where it is,
-    /// or a filter regex over its budget.
+    /// or a filter regex over its budget. The message does not repeat the query: callers
+    /// name it in their own words.
     struct Failure: Error {
         var range: SourceRange
         var message: String
@@ -27,8 +28,8 @@ struct JSONQueryEvaluation {
         }
         do { return .success(try query.path.substituting(values)) } catch {
             let template = query.templates[min(error.index, query.templates.count - 1)]
-            let shown = ExpressionText.source(of: template) ?? "the template"
-            return .failure(Failure(range: template.range, message: "\(shown) in '\(query.text)': \(error.message)"))
+            let shown = Self.name(of: template)
+            return .failure(Failure(range: template.range, message: "\(shown): \(error.message)"))
         }
     }
 
@@ -41,16 +42,13 @@ struct JSONQueryEvaluation {
         case .failure(let failure): return .failure(failure)
         }
         do { return .success((try path.result(in: root), path)) } catch {
-            return .failure(Failure(range: query.range, message: "\(path.text): \(error)"))
+            return .failure(Failure(range: query.range, message: "\(error)"))
         }
     }
-}
 
-/// How a template is named in messages.
-enum ExpressionText {
-    /// `{{ index }}` for a template that is a single variable; nil otherwise.
-    static func source(of template: Template) -> String? {
-        guard let expression = template.singleExpression, case .variable(let name) = expression.kind else { return nil }
+    /// `{{ index }}` for a template that is one variable, "the template" otherwise.
+    private static func name(of template: Template) -> String {
+        guard let expression = template.singleExpression, case .variable(let name) = expression.kind else { return "the template" }
         return "{{ \(name) }}"
     }
 }
