@@ -196,9 +196,10 @@ private func expectSingleFailure(_ failures: [AssertionFailure], _ c: FailingCas
         "$.items[*].price: { contains: 2 }",
         "$.items[*].price: { length: 2 }",
         "$.items..price: { each: { type: integer } }",
-        "$.items[?@.price > 1].price: 2",  // one node: its value, not a list of one
+        "$.items[?@.price > 1].price: [2]",  // a filter is not singular: one match is a list of one
+        "$.items[0].price: 1",  // a singular query: its value
     ])
-    func severalNodesCompareTheListOneNodeItsValue(_ line: String) async throws {
+    func nonSingularQueriesCompareAListSingularOnesTheValue(_ line: String) async throws {
         #expect(try await checkJSON(line).map(\.message) == [])
     }
 
@@ -237,12 +238,16 @@ private func expectSingleFailure(_ failures: [AssertionFailure], _ c: FailingCas
         #expect(try await checkJSON("$.items[*].nope: { exists: false }").isEmpty)
     }
 
-    @Test func anInvalidJSONPathFailsWithItsLocation() async throws {
-        let line = "$.items[: 1"
-        let failures = try await checkJSON("\"\(line)\": 1")
-        #expect(failures.count == 1)
-        #expect(failures.first?.message.hasPrefix("invalid JSONPath '\(line)': ") == true, "\(failures.map(\.message))")
-        starts(failures.first?.location, at: "\"$.items", in: jsonExpectationWorkflow("\"\(line)\": 1"))
+    @Test func anInvalidJSONPathIsALoadErrorInsideTheKey() async throws {
+        // Compiled when the workflow loads: nothing runs, and the error points at the end of
+        // the query inside the quoted key (col 9 is the quote; `$.items[: 1` is 11 long).
+        let yaml = jsonExpectationWorkflow("\"$.items[: 1\": 1")
+        #expect {
+            _ = try decode(yaml)
+        } throws: { error in
+            (error as? WorkflowDecodingFailed)?.messages
+                == ["\(testWorkflowPath):5:21: error: invalid JSONPath '$.items[: 1': unterminated bracketed selection, expected ']'"]
+        }
     }
 }
 

@@ -64,7 +64,7 @@ struct RegexBudgetTests {
                   json:
                     "$.names[?match(@, '(a|a)*b')]": { exists: false }
                     "$.names[?search(@, '(a|a)*b')]": { exists: false }
-                    "$.names[?match(@, '(a|a)*')]": \(Self.a(count))
+                    "$.names[?match(@, '(a|a)*')]": [\(Self.a(count))]
             """
         let run = try await runStep(yaml, response: jsonResponse(200, #"{"names": ["\#(Self.a(count))", "c"]}"#))
         #expect(run.steps.first?.outcome.isPassed == true, "\(run.steps.map(\.outcome))")

@@ -36,7 +36,7 @@ private func literal(_ t: Template?) -> String? { t?.literalText }
             return
         }
         #expect(codes == [.code(200)])
-        #expect(login.expect.json.map(\.path.value) == ["$.token_type", "$.expires_in", "$.access_token"])
+        #expect(login.expect.json.map(\.path.text) == ["$.token_type", "$.expires_in", "$.access_token"])
         #expect(login.expect.json[1].path.range.start == SourceLocation(file: "valid/auth-flow.yaml", line: 26, column: 9))
         #expect(login.capture.map(\.name.value) == ["token", "user_id"])
         #expect(login.capture[0].secret)
@@ -44,7 +44,7 @@ private func literal(_ t: Template?) -> String? { t?.literalText }
             Issue.record("shorthand capture should be json")
             return
         }
-        #expect(path.value == "$.user.id")
+        #expect(path.text == "$.user.id")
         #expect(login.capture[1].defaultValue == nil)
 
         let upload = w.steps[1]
@@ -71,7 +71,7 @@ private func literal(_ t: Template?) -> String? { t?.literalText }
         #expect(poll.retry?.attempts == 30)
         #expect(poll.retry?.backoff == .constant)
         #expect(poll.retry?.on == [.expect])
-        #expect(poll.retry?.abortIf?.json.first?.path.value == "$.state")
+        #expect(poll.retry?.abortIf?.json.first?.path.text == "$.state")
     }
 
     @Test func requestsFixture() throws {
@@ -181,7 +181,7 @@ private func literal(_ t: Template?) -> String? { t?.literalText }
             Issue.record("capture sources")
             return
         }
-        #expect(pattern.value == #"name="csrf" value="([^"]+)""#)
+        #expect(pattern.value.source == #"name="csrf" value="([^"]+)""#)
         #expect(c[7].secret)
         guard case .null? = c[8].defaultValue?.kind else {
             Issue.record("explicit null default must be kept")

@@ -45,7 +45,7 @@ struct PassingAndFailingTests {
                   json:
                     $.query.who: [demo]
                     $.query.role[0]: dev
-                    $.headers[?@[0] == 'X-User'][1]: demo-dev
+                    $.headers[?@[0] == 'X-User'][1]: [demo-dev]   # a filter gives a list
             """)
         let result = try await Courier.run(files: ["flows/passing.yaml"], workspace: workspace, server: server,
                                            extra: ["--junit", "out/junit.xml"])

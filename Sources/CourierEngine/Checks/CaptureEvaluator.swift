@@ -14,24 +14,17 @@ struct CaptureEvaluator {
         var nothingBecause: String
         switch capture.source {
         case .json(let query):
-            let path: JSONPath
-            do { path = try JSONPath(query.value) } catch {
-                return .failure(AssertionFailure(location: query.range, subject: "capture \(name)",
-                                                 message: "capture '\(name)': invalid JSONPath '\(query.value)': \(error.message)"))
-            }
             switch response.json() {
             case .success(let root):
-                let nodes: [JSONPathNode]
-                do { nodes = try path.evaluateCheckingRegexBudget(root) } catch {
-                    return .failure(AssertionFailure(location: query.range, subject: "capture \(name)",
-                                                     message: "capture '\(name)': \(query.value): \(error)"))
+                switch JSONQueryEvaluation(renderer: renderer).result(query, in: root) {
+                case .success(let result):
+                    // A query that is not singular captures a list, even of 0 or 1 values.
+                    found = result.value
+                    nothingBecause = "\(result.ran.text) matched nothing"
+                case .failure(let failure):
+                    return .failure(AssertionFailure(location: failure.range, subject: "capture \(name)",
+                                                     message: "capture '\(name)': \(query.text): \(failure.message)"))
                 }
-                found = switch nodes.count {
-                case 0: nil
-                case 1: nodes[0].value
-                default: .array(nodes.map(\.value))
-                }
-                nothingBecause = "\(query.value) matched nothing"
             case .failure(let error):
                 found = nil
                 nothingBecause = ResponseView.notJSON(error)
@@ -47,17 +40,12 @@ struct CaptureEvaluator {
             switch subject {
             case .body:
                 text = response.text
-                nothingBecause = "the body does not match /\(pattern.value)/"
+                nothingBecause = "the body does not match /\(pattern.value.source)/"
             case .header(let header):
                 text = response.header(header).map(TemplateRenderer.interpolation)
-                nothingBecause = "header '\(header)' does not match /\(pattern.value)/"
+                nothingBecause = "header '\(header)' does not match /\(pattern.value.source)/"
             }
-            let regex: RegexPattern
-            do { regex = try RegexPattern(pattern.value, dialect: .workflow) } catch {
-                return .failure(AssertionFailure(location: pattern.range, subject: "capture \(name)",
-                                                 message: "capture '\(name)': invalid regular expression /\(pattern.value)/: \(error)"))
-            }
-            switch text.map({ Self.firstGroup(regex, in: $0) }) {
+            switch text.map({ Self.firstGroup(pattern.value, in: $0) }) {
             case .success(let group)?:
                 found = group.map(JSONValue.string)
             case .failure(let exceeded)?:

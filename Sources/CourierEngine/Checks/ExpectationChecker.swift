@@ -95,25 +95,14 @@ struct ExpectationChecker {
     // MARK: - JSON
 
     private func checkJSON(_ expectation: JSONExpectation, root: JSONValue, matchers: MatcherEvaluator) -> [AssertionFailure] {
-        let subject = "json \(expectation.path.value)"
-        let path: JSONPath
-        do {
-            path = try JSONPath(expectation.path.value)
-        } catch {
-            return [AssertionFailure(location: expectation.path.range, subject: subject,
-                                     message: "invalid JSONPath '\(expectation.path.value)': \(error.message)")]
+        let subject = "json \(expectation.path.text)"
+        switch JSONQueryEvaluation(renderer: renderer).result(expectation.path, in: root) {
+        case .success(let result):
+            // A singular query gives its value or nothing; any other always a list.
+            return matchers.check(expectation.matcher, actual: result.value, subject: subject, nodelist: !expectation.path.isSingular)
+        case .failure(let failure):
+            return [AssertionFailure(location: failure.range, subject: subject, message: "\(subject): \(failure.message)")]
         }
-        let nodes: [JSONPathNode]
-        do { nodes = try path.evaluateCheckingRegexBudget(root) } catch {
-            return [AssertionFailure(location: expectation.path.range, subject: subject, message: "\(subject): \(error)")]
-        }
-        // One node compares its value, several the list of values, none is "missing".
-        let actual: JSONValue? = switch nodes.count {
-        case 0: nil
-        case 1: nodes[0].value
-        default: .array(nodes.map(\.value))
-        }
-        return matchers.check(expectation.matcher, actual: actual, subject: subject)
     }
 
     private func textEquality(_ expected: TemplateValue, actual: JSONValue, subject: String) -> [AssertionFailure] {

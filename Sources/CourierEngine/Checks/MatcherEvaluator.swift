@@ -5,14 +5,15 @@ import Foundation
 
 /// Checks a value against a plain value or a map of predicates (spec section 7).
 ///
-/// `actual == nil` means "nothing there" (a JSONPath that matched no node, a
-/// missing header): only `exists: false` passes then.
+/// `actual == nil` means "nothing there" (a singular JSONPath that matched no node, a
+/// missing header): only `exists: false` passes then. A `nodelist` is the list a
+/// non-singular JSONPath always gives: for it `exists` means "at least one match".
 struct MatcherEvaluator {
     let renderer: TemplateRenderer
     /// For `expect.duration`: operands like `500ms` are durations in milliseconds.
     var durationOperands = false
 
-    func check(_ matcher: Matcher, actual: JSONValue?, subject: String) -> [AssertionFailure] {
+    func check(_ matcher: Matcher, actual: JSONValue?, subject: String, nodelist: Bool = false) -> [AssertionFailure] {
         switch matcher {
         case .equals(let expectedValue):
             let expected: JSONValue
@@ -30,26 +31,32 @@ struct MatcherEvaluator {
                                      expected: Self.pretty(Self.sortingKeys(expected)), actual: Self.pretty(Self.sortingKeys(actual)))]
         case .predicates(let predicates, let range):
             guard actual == nil else {
-                return predicates.flatMap { check($0, actual: actual, subject: subject) }
+                return predicates.flatMap { check($0, actual: actual, subject: subject, nodelist: nodelist) }
             }
             // Nothing there: only `exists: false` (or its spelling `not: { exists: true }`)
             // can pass. Anything else is one "no value" failure, not one per predicate.
             var failures: [AssertionFailure] = []
             var needsValue = false
+            var needsList = false
             for predicate in predicates {
                 switch predicate.kind {
                 case .exists:
                     failures += check(predicate, actual: nil, subject: subject)
                 case .not(let inner) where Self.onlyExistence(inner):
                     failures += check(predicate, actual: nil, subject: subject)
+                case .each:
+                    needsValue = true
+                    needsList = true
                 default:
                     needsValue = true
                 }
             }
             if needsValue {
+                // `each` holds on an empty list, but nothing at all is not an empty list.
+                let why = needsList ? " ('each' needs a list)" : ""
                 failures.append(AssertionFailure(location: range, subject: subject,
-                                                 message: "\(subject): there is no value to check",
-                                                 expected: "a value", actual: "(nothing)"))
+                                                 message: "\(subject): there is no value to check\(why)",
+                                                 expected: needsList ? "a list" : "a value", actual: "(nothing)"))
             }
             return failures
         }
@@ -69,7 +76,7 @@ struct MatcherEvaluator {
 
     // MARK: - One predicate
 
-    private func check(_ predicate: CourierWorkflow.Predicate, actual: JSONValue?, subject: String) -> [AssertionFailure] {
+    private func check(_ predicate: CourierWorkflow.Predicate, actual: JSONValue?, subject: String, nodelist: Bool = false) -> [AssertionFailure] {
         let range = predicate.range
         func fail(_ message: String, expected: String? = nil) -> [AssertionFailure] {
             [AssertionFailure(location: range, subject: subject, message: "\(subject): \(message)",
@@ -80,10 +87,14 @@ struct MatcherEvaluator {
         }
 
         if case .exists(let shouldExist) = predicate.kind {
+            if nodelist {
+                let matched = actual?.arrayValue?.isEmpty == false
+                return matched == shouldExist ? [] : fail(shouldExist ? "expected at least one match, found none" : "expected no match, found \(actual.map(Self.short) ?? "")", expected: shouldExist ? "at least one match" : "no match")
+            }
             return (actual != nil) == shouldExist ? [] : fail(shouldExist ? "expected a value, found none" : "expected no value, found \(actual.map(Self.short) ?? "")", expected: shouldExist ? "exists" : "does not exist")
         }
         if case .not(let inner) = predicate.kind {
-            return check(inner, actual: actual, subject: subject).isEmpty
+            return check(inner, actual: actual, subject: subject, nodelist: nodelist).isEmpty
                 ? fail("expected the 'not' condition to fail, but it held", expected: "not (…)") : []
         }
         guard let actual else { return [] }  // reported once by the caller

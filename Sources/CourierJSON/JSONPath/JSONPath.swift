@@ -14,6 +14,8 @@ public struct JSONPath: Sendable, CustomStringConvertible {
     /// The query text as given.
     public let text: String
     let query: PathQuery
+    /// For a query with values still to come (``init(pieces:)``): how to write it as text.
+    let template: PathTemplate?
 
     /// Parses `query`; throws a ``JSONPathError`` with the offending offset when it is not a
     /// valid RFC 9535 query.
@@ -21,11 +23,19 @@ public struct JSONPath: Sendable, CustomStringConvertible {
         var parser = JSONPathParser(query)
         self.query = try parser.parseQuery()
         self.text = query
+        self.template = nil
+    }
+
+    init(text: String, query: PathQuery) {
+        self.text = text
+        self.query = query
+        self.template = nil
     }
 
     public var description: String { text }
 
-    /// Whether the query selects at most one node (only single names and indexes).
+    /// Whether the query is singular (RFC 9535 §2.3.5.1): only name and index segments, so it
+    /// selects at most one node. A value still to come counts as a name or index.
     public var isSingular: Bool { query.isSingular }
 
     /// The nodelist the query selects in `root`, in RFC 9535 order, with normalized paths.

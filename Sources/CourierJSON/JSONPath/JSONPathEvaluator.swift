@@ -252,6 +252,8 @@ struct JSONPathEvaluator {
             default:
                 break
             }
+        case .placeholder:
+            break  // substituted before evaluation (`JSONPath.substituting`)
         }
     }
 
@@ -298,7 +300,7 @@ struct JSONPathEvaluator {
             return !select(query, from: query.isRelative ? current : root, trackPaths: false).isEmpty
         case .function(let function, let arguments):
             return logicalResult(of: function, arguments, current: current)
-        case .literal:
+        case .literal, .placeholder:
             return false  // rejected by the parser's type check
         }
     }

@@ -1,8 +1,18 @@
 /// Recursive-descent parser for RFC 9535 queries, type-checking filters as it goes (§2.4.3).
 ///
 /// Works on Unicode scalars; error offsets count scalars from the start of the query.
+///
+/// A templated query (``JSONPathPiece``) is parsed with one scalar standing for each value:
+/// it may be a whole selector (`[…]`, after `.` or `..`) or a filter operand, nothing else,
+/// so a value can never become syntax.
 struct JSONPathParser {
     private let scalars: [Unicode.Scalar]
+    /// Position of each value's stand-in → the value's index.
+    private let placeholders: [Int: Int]
+    /// Values that follow a single `.` (`$.{{ k }}`): their text form needs brackets instead.
+    private(set) var dottedPlaceholders: Set<Int> = []
+    /// Values that follow `..` (`$..{{ k }}`): their text form needs brackets after the dots.
+    private(set) var descendantPlaceholders: Set<Int> = []
     private var position = 0
     /// Nesting of filter expressions (parentheses, nested filters, function arguments).
     private var depth = 0
@@ -17,6 +27,24 @@ struct JSONPathParser {
 
     init(_ query: String) {
         scalars = Array(query.unicodeScalars)
+        placeholders = [:]
+    }
+
+    init(pieces: [JSONPathPiece]) {
+        var scalars: [Unicode.Scalar] = []
+        var placeholders: [Int: Int] = [:]
+        for piece in pieces {
+            switch piece {
+            case .text(let text): scalars.append(contentsOf: text.unicodeScalars)
+            case .value:
+                placeholders[scalars.count] = placeholders.count
+                // A control character: no rule of the grammar accepts it, so only the
+                // places that look for a placeholder do.
+                scalars.append("\u{1}")
+            }
+        }
+        self.scalars = scalars
+        self.placeholders = placeholders
     }
 
     mutating func parseQuery() throws(JSONPathError) -> PathQuery {
@@ -46,24 +74,34 @@ struct JSONPathParser {
             case ".":
                 if peek(1) == "." {
                     position += 2
+                    if let value = placeholder() {
+                        descendantPlaceholders.insert(value)
+                        segments.append(.descendant([.placeholder(value)]))
+                        continue
+                    }
                     switch peek() {
                     case "[": segments.append(.descendant(try parseBracketedSelection()))
                     case "*":
                         position += 1
                         segments.append(.descendant([.wildcard]))
                     case let c? where isNameFirst(c):
-                        segments.append(.descendant([.name(parseMemberName())]))
+                        segments.append(.descendant([.name(try parseMemberName())]))
                     default:
                         throw error("expected a member name, '*' or '[' after '..', found \(describeCurrent())")
                     }
                 } else {
                     position += 1
+                    if let value = placeholder() {
+                        dottedPlaceholders.insert(value)
+                        segments.append(.child([.placeholder(value)]))
+                        continue
+                    }
                     switch peek() {
                     case "*":
                         position += 1
                         segments.append(.child([.wildcard]))
                     case let c? where isNameFirst(c):
-                        segments.append(.child([.name(parseMemberName())]))
+                        segments.append(.child([.name(try parseMemberName())]))
                     default:
                         throw error("expected a member name or '*' after '.', found \(describeCurrent())")
                     }
@@ -76,13 +114,54 @@ struct JSONPathParser {
         }
     }
 
-    private mutating func parseMemberName() -> String {
+    private mutating func parseMemberName() throws(JSONPathError) -> String {
+        let dot = position - 1
         var name = String.UnicodeScalarView()
         while let c = peek(), isNameFirst(c) || isDigit(c) {
             name.append(c)
             position += 1
         }
+        if placeholders[position] != nil {
+            throw error("a template cannot be part of a member name; it stands for a whole name or index: put it in brackets of its own")
+        }
+        if let c = peek(), !Self.mayFollowName(c) {
+            // `$.headers.Content-Type`: a name the shorthand cannot spell.
+            throw error("unexpected \(describeCurrent()) in member name '\(String(name))'; did you mean \(bracketedSuggestion(dot: dot))?")
+        }
         return String(name)
+    }
+
+    /// What may come right after a member-name shorthand: the next segment, blank space, the end
+    /// of a bracket, parenthesis or argument, or an operator of a filter.
+    private static func mayFollowName(_ c: Unicode.Scalar) -> Bool {
+        ".[]), \t\n\r=!<>&|".unicodeScalars.contains(c)
+    }
+
+    /// The query with the dot-name starting at `dot` written in brackets, the name running to
+    /// the next character that may end it.
+    private func bracketedSuggestion(dot: Int) -> String {
+        var end = dot + 1
+        while end < scalars.count, placeholders[end] == nil, !Self.mayFollowName(scalars[end]) {
+            end += 1
+        }
+        var name = String.UnicodeScalarView()
+        name.append(contentsOf: scalars[(dot + 1)..<end])
+        // After `..` the brackets follow the dots (`$..['a-b']`); after one dot they replace it.
+        let prefixEnd = dot > 0 && scalars[dot - 1] == "." ? dot + 1 : dot
+        // A template's stand-in is shown as `…`.
+        func shown(_ range: Range<Int>) -> [Unicode.Scalar] { range.map { placeholders[$0] == nil ? scalars[$0] : "…" } }
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: shown(0..<prefixEnd))
+        text.append(contentsOf: "[\(JSONPath.quoted(String(name)))]".unicodeScalars)
+        text.append(contentsOf: shown(end..<scalars.count))
+        return String(text)
+    }
+
+    /// The index of the value standing at the current position, consumed; nil when there is none.
+    private mutating func placeholder() -> Int? {
+        guard let value = placeholders[position] else { return nil }
+        position += 1
+        return value
     }
 
     private mutating func parseBracketedSelection() throws(JSONPathError) -> [PathSelector] {
@@ -104,6 +183,13 @@ struct JSONPathParser {
     }
 
     private mutating func parseSelector() throws(JSONPathError) -> PathSelector {
+        if let value = placeholder() {
+            let after = position
+            skipBlank()
+            if peek() == ":" { throw error("a template cannot be a slice bound; select with an index or a filter instead", at: after - 1) }
+            position = after
+            return .placeholder(value)
+        }
         switch peek() {
         case "'", "\"":
             return .name(try parseStringLiteral())
@@ -134,6 +220,7 @@ struct JSONPathParser {
     private mutating func parseSlice(start: Int?) throws(JSONPathError) -> PathSelector {
         position += 1  // :
         skipBlank()
+        if placeholders[position] != nil { throw error("a template cannot be a slice bound; select with an index or a filter instead") }
         var end: Int?
         var step: Int?
         if let c = peek(), c == "-" || isDigit(c) {
@@ -143,6 +230,7 @@ struct JSONPathParser {
         if peek() == ":" {
             position += 1
             skipBlank()
+            if placeholders[position] != nil { throw error("a template cannot be a slice bound; select with an index or a filter instead") }
             if let c = peek(), c == "-" || isDigit(c) {
                 step = try parseInteger()
             }
@@ -188,6 +276,9 @@ struct JSONPathParser {
         while true {
             guard let c = peek() else {
                 throw error("unterminated string literal", at: start)
+            }
+            if placeholders[position] != nil {
+                throw error("a template inside a quoted string; write it without quotes: a string value is quoted for you")
             }
             position += 1
             if c == quote { return String(result) }
@@ -360,6 +451,7 @@ struct JSONPathParser {
     /// A literal, a query or a function call.
     private mutating func parseOperand() throws(JSONPathError) -> FilterExpression {
         guard let c = peek() else { throw error("expected an expression, found end of query") }
+        if let value = placeholder() { return .placeholder(value) }
         switch c {
         case "@", "$":
             position += 1
@@ -480,6 +572,8 @@ struct JSONPathParser {
     private func checkTestable(_ expression: FilterExpression, at offset: Int) throws(JSONPathError) {
         switch expression {
         case .query: return
+        case .placeholder:
+            throw error("a template's value cannot be used as a test; compare it with something", at: offset)
         case .function(let function, _):
             guard function.result != .value else {
                 throw error("'\(function.rawValue)' returns a value, which cannot be used as a test; compare it with something", at: offset)
@@ -492,7 +586,7 @@ struct JSONPathParser {
 
     private func checkComparable(_ expression: FilterExpression, at offset: Int) throws(JSONPathError) {
         switch expression {
-        case .literal: return
+        case .literal, .placeholder: return
         case .query(let query):
             guard query.isSingular else {
                 throw error("a non-singular query cannot be compared; select a single node with names and indexes only", at: offset)
@@ -511,7 +605,7 @@ struct JSONPathParser {
     ) throws(JSONPathError) {
         let name = function.rawValue
         switch (type, argument) {
-        case (.value, .literal):
+        case (.value, .literal), (.value, .placeholder):
             return
         case (.value, .query(let query)):
             guard query.isSingular else {
@@ -531,7 +625,7 @@ struct JSONPathParser {
             }
         case (.nodes, _):
             throw error("'\(name)' expects a query", at: offset)
-        case (.logical, .literal):
+        case (.logical, .literal), (.logical, .placeholder):
             throw error("'\(name)' expects a logical expression, not a literal", at: offset)
         case (.logical, .function(let inner, _)):
             guard inner.result != .value else {
@@ -561,6 +655,7 @@ struct JSONPathParser {
 
     private func describeCurrent() -> String {
         guard let c = peek() else { return "end of query" }
+        if placeholders[position] != nil { return "template" }
         if c.value < 0x20 || c.value == 0x7F { return "character \(scalarName(c.value))" }
         return "character '\(c)'"
     }

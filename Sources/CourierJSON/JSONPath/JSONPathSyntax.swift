@@ -10,7 +10,8 @@ struct PathQuery: Sendable {
         segments.allSatisfy { segment in
             guard case .child(let selectors) = segment, selectors.count == 1 else { return false }
             switch selectors[0] {
-            case .name, .index: return true
+            // A placeholder becomes a name or an index: never more than one node.
+            case .name, .index, .placeholder: return true
             default: return false
             }
         }
@@ -28,6 +29,9 @@ enum PathSelector: Sendable {
     case index(Int)
     case slice(start: Int?, end: Int?, step: Int?)
     case filter(FilterExpression)
+    /// Where the `n`th value of a templated query goes (``JSONPath/substituting(_:)``): a
+    /// string becomes a name, an integer an index.
+    case placeholder(Int)
 }
 
 /// A filter expression. Logical nodes (`or`, `and`, `not`, `comparison`, `exists`,
@@ -40,6 +44,8 @@ indirect enum FilterExpression: Sendable {
     case literal(JSONValue)
     case query(PathQuery)
     case function(PathFunction, [FilterExpression])
+    /// The `n`th value of a templated query, a literal once substituted.
+    case placeholder(Int)
 }
 
 enum ComparisonOperator: String, Sendable {

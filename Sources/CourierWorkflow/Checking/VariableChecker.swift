@@ -143,6 +143,7 @@ private struct Walker {
             visit(step.expect)
             if let abortIf = step.retry?.abortIf { visit(abortIf) }
             for capture in step.capture {
+                if case .json(let query) = capture.source { visit(query) }
                 if let value = capture.defaultValue { visit(value) }
                 // Later captures of the same step may use earlier ones.
                 defined.insert(capture.name.value)
@@ -224,11 +225,19 @@ private struct Walker {
     private mutating func visit(_ expect: Expectations) {
         if case .matcher(let m)? = expect.status?.kind { visit(m) }
         for h in expect.headers { visit(h.matcher) }
-        for j in expect.json { visit(j.matcher) }
+        for j in expect.json {
+            visit(j.path)
+            visit(j.matcher)
+        }
         if let m = expect.body { visit(m) }
         if let s = expect.schema { visit(s) }
         if let m = expect.duration { visit(m) }
         for c in expect.cookies { visit(c.matcher) }
+    }
+
+    /// The templates in a JSONPath key or `json:` capture.
+    private mutating func visit(_ query: JSONQuery) {
+        for template in query.templates { visit(template) }
     }
 
     private mutating func visit(_ schema: SchemaSource) {

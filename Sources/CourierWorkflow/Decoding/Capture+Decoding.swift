@@ -24,7 +24,8 @@ extension WorkflowDecoder {
                 error("expected a JSONPath like '$.id' or a mapping like { header: Location } for capture '\(name.value)', found '\(scalar.text)'", at: node.range)
                 return nil
             }
-            return Capture(name: name, source: .json(Located(scalar.text, range: node.range)), defaultValue: nil, secret: false, range: range)
+            guard let query = jsonQuery(scalar.text, node) else { return nil }
+            return Capture(name: name, source: .json(query), defaultValue: nil, secret: false, range: range)
         }
         let context = "capture '\(name.value)'"
         guard let f = fields(node, in: context, allowed: Self.captureSourceKeys + ["from", "default", "secret"]) else { return nil }
@@ -43,7 +44,7 @@ extension WorkflowDecoder {
         switch kind {
         case "json":
             if let path = string(value, for: "json") {
-                if path.value.hasPrefix("$") { source = .json(path) } else {
+                if path.value.hasPrefix("$") { source = jsonQuery(path.value, value).map(CaptureSource.json) } else {
                     error("JSONPath '\(path.value)' must start with '$' (e.g. '$.\(path.value)')", at: value.range)
                 }
             }
@@ -51,12 +52,13 @@ extension WorkflowDecoder {
         case "cookie": source = string(value, for: "cookie").map { .cookie($0.value) }
         case "regex":
             if let pattern = string(value, for: "regex") {
-                do { _ = try RegexPattern(pattern.value, dialect: .workflow) } catch {
+                let compiled: RegexPattern
+                do { compiled = try RegexPattern(pattern.value, dialect: .workflow) } catch {
                     self.error("invalid regular expression '\(pattern.value)' for 'regex': \(error)", at: value.range)
                     return nil
                 }
                 let subject = f["from"].map(regexSubject) ?? .body
-                source = subject.map { .regex(pattern, from: $0) }
+                source = subject.map { .regex(Located(compiled, range: pattern.range), from: $0) }
             }
         default:
             // `status: true`, `body: true`, `duration: true`.

@@ -30,9 +30,10 @@ extension WorkflowDecoder {
                     error("JSONPath '\(entry.name)' must start with '$' (e.g. '$.\(entry.name)')", at: entry.key.range)
                     return nil
                 }
-                return matcher(entry.value, MatcherContext(allowsObjectEquality: true)).map {
-                    JSONExpectation(path: Located(entry.name, range: entry.key.range), matcher: $0)
-                }
+                let query = jsonQuery(entry.name, entry.key)
+                guard let matcher = matcher(entry.value, MatcherContext(allowsObjectEquality: true)), let query else { return nil }
+                warnIfExpectingOneValue(matcher, from: query)
+                return JSONExpectation(path: query, matcher: matcher)
             }
         }
         if let b = f["body"] { e.body = matcher(b, MatcherContext(allowsObjectEquality: false)) }

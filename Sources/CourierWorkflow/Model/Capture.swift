@@ -1,4 +1,5 @@
 import CourierDiagnostics
+import CourierJSON
 
 /// One `capture:` entry (spec section 8).
 package struct Capture: Sendable {
@@ -20,12 +21,12 @@ package struct Capture: Sendable {
 }
 
 package enum CaptureSource: Sendable {
-    /// A JSONPath query (also the `name: $.path` shorthand).
-    case json(Located<String>)
+    /// A JSONPath query (also the `name: $.path` shorthand), compiled at load.
+    case json(JSONQuery)
     case header(String)
     case cookie(String)
-    /// The first capture group of `pattern` (the whole match when it has none).
-    case regex(Located<String>, from: RegexSubject)
+    /// The first capture group of `pattern` (the whole match when it has none), compiled at load.
+    case regex(Located<RegexPattern>, from: RegexSubject)
     case status
     case body
     /// The response time in milliseconds.

@@ -79,10 +79,11 @@ package struct NamedMatcher: Sendable {
 
 /// `$.path: matcher` under `expect.json`.
 package struct JSONExpectation: Sendable {
-    package var path: Located<String>
+    /// Compiled at load; its range is the key's.
+    package var path: JSONQuery
     package var matcher: Matcher
 
-    package init(path: Located<String>, matcher: Matcher) {
+    package init(path: JSONQuery, matcher: Matcher) {
         self.path = path
         self.matcher = matcher
     }

@@ -15,7 +15,7 @@ import Testing
         // explicit proxies too, so clear it here.
         let noBypass = ["no_proxy": "", "NO_PROXY": ""]
         let viaProxy = """
-            expect: { json: { "$.headers[?@[0] == 'Via'][1]": { contains: courier-test-proxy } } }
+            expect: { json: { "$.headers[?@[0] == 'Via'][1]": { length: 1, each: { contains: courier-test-proxy } } } }
             """
         _ = try proxy.getJSON("/__proxy_stats?reset=1")
 
