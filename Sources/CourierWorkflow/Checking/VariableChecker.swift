@@ -233,6 +233,7 @@ private struct Walker {
 
     private mutating func visit(_ schema: SchemaSource) {
         switch schema {
+        case .compiled: break
         case .inline(let v): visit(v)
         case .file(let t): visit(t)
         }

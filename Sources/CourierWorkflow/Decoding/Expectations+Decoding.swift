@@ -181,21 +181,4 @@ extension WorkflowDecoder {
             return false
         }
     }
-
-    /// A path (string) or an inline schema (mapping or boolean).
-    func schemaSource(_ node: YAMLNode) -> SchemaSource? {
-        switch node.kind {
-        case .mapping:
-            return .inline(templateValue(node))
-        case .scalar(let scalar):
-            switch scalar.value {
-            case .string: return template(node, for: "schema").map { SchemaSource.file(checkFile($0, for: "schema")) }
-            case .bool: return .inline(templateValue(node))
-            default: break
-            }
-        case .sequence: break
-        }
-        error("expected a schema file path or an inline schema mapping for 'schema', found \(node.kindDescription)", at: node.range)
-        return nil
-    }
 }
