@@ -20,7 +20,7 @@ private func literal(_ t: Template?) -> String? { t?.literalText }
         #expect(w.defaults.timeout == .seconds(10))
         #expect(w.defaults.retry?.attempts == 3)
         #expect(w.defaults.retry?.delay == .milliseconds(200))
-        #expect(w.defaults.headers.map(\.name) == ["Accept"])
+        #expect(w.defaults.headers.map(\.literalName) == ["Accept"])
         #expect(w.steps.count == 3)
 
         let login = w.steps[0]
@@ -88,13 +88,13 @@ private func literal(_ t: Template?) -> String? { t?.literalText }
             return
         }
         #expect(items.count == 2)
-        #expect(search.request?.query.map(\.name) == ["q", "page", "tag"])
+        #expect(search.request?.query.map(\.name.literalText) == ["q", "page", "tag"])
         #expect(search.request?.query[2].values.count == 2)
         guard case .basic? = search.request?.auth, case .form(let form)? = search.request?.body else {
             Issue.record("basic + form")
             return
         }
-        #expect(form.map(\.name) == ["a", "b"])
+        #expect(form.map(\.name.literalText) == ["a", "b"])
         #expect(form[1].value.literalText == "3")
 
         guard case .multipart(let parts)? = w.steps[1].request?.body else {
@@ -144,7 +144,7 @@ private func literal(_ t: Template?) -> String? { t?.literalText }
         let w = try fixture("valid/auth-and-retry.yaml")
         let auth = try #require(w.auth)
         #expect(auth.login.count == 1)
-        #expect(auth.applyHeaders.map(\.name) == ["Authorization"])
+        #expect(auth.applyHeaders.map(\.literalName) == ["Authorization"])
         #expect(auth.refreshOn == [401])
         let d = w.defaults
         #expect(d.timeout == .milliseconds(1500))
@@ -167,7 +167,7 @@ private func literal(_ t: Template?) -> String? { t?.literalText }
         }
         // The request's `X-Debug: null` removes the default; `X-Trace` stays.
         let merged = try #require(w.steps[0].request).options.merged(over: w.defaults)
-        #expect(merged.headers.map(\.name) == ["X-Trace"])
+        #expect(merged.headers.map(\.literalName) == ["X-Trace"])
         #expect(merged.timeout == .milliseconds(1500))
     }
 
@@ -225,7 +225,7 @@ private func literal(_ t: Template?) -> String? { t?.literalText }
                                              HeaderEntry(name: "X-New", value: Template(literal: "n", range: r), range: r)],
                                    timeout: .seconds(2), tls: TLSOptions(insecure: true))
         let m = upper.merged(over: lower)
-        #expect(m.headers.map(\.name) == ["accept", "X-New"])
+        #expect(m.headers.map(\.literalName) == ["accept", "X-New"])
         #expect(m.headers.first?.value?.literalText == "b")
         #expect(m.timeout == .seconds(2))
         #expect(m.followRedirects == true)
