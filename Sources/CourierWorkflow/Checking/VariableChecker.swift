@@ -274,7 +274,12 @@ private struct Walker {
     }
 
     private mutating func visit(_ expect: Expectations) {
-        if case .matcher(let m)? = expect.status?.kind { visit(m) }
+        switch expect.status?.kind {
+        case .matcher(let m)?: visit(m)
+        case .oneOf(let patterns)?:
+            for case .template(let t) in patterns { visit(t) }
+        case nil: break
+        }
         for h in expect.headers { visit(h.matcher) }
         for j in expect.json { visit(j.matcher) }
         if let m = expect.body { visit(m) }

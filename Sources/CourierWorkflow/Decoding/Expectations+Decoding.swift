@@ -67,16 +67,16 @@ extension WorkflowDecoder {
     }
 
     private func statusPattern(_ node: YAMLNode) -> StatusPattern? {
-        let text = node.scalar?.text ?? ""
         if let scalar = node.scalar {
-            if let code = Int(text), (100...599).contains(code), scalar.value != .bool(true) { return .code(code) }
-            let lower = text.lowercased()
-            if lower.count == 3, lower.hasSuffix("xx"), let digit = Int(lower.prefix(1)), (1...5).contains(digit) {
-                return .statusClass(digit)
+            if case .string = scalar.value, scalar.text.contains("{{") {
+                let template = parseTemplate(scalar.text, node)
+                // `"{{ code }}"` is rendered when checked; `"{{ x }}00"` too, as long as it has a template.
+                if template.literalText == nil { return .template(template) }
             }
+            if scalar.value != .bool(true), let pattern = StatusPattern(text: scalar.text) { return pattern }
         }
         let found = node.scalar.map { "'\($0.text)'" } ?? node.kindDescription
-        error("invalid status \(found); expected a code from 100 to 599 like 200, a class like '2xx', a list like [200, 201] or a predicate map", at: node.range)
+        error("invalid status \(found); expected a code from 100 to 599 like 200, a class like '2xx', a template like \"{{ code }}\", a list like [200, 201] or a predicate map", at: node.range)
         return nil
     }
 
