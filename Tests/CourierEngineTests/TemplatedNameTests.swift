@@ -112,4 +112,22 @@ import Testing
         }
         #expect(parts.map(\.name) == ["caption"])
     }
+
+    @Test func expectedHeaderAndCookieNamesAreRendered() async throws {
+        let response = textResponse(200, "", headers: ["X-Version": "3", "Set-Cookie": "session=abc; Path=/"])
+        let passing = try await runStep("""
+            vars: { h: x-version, c: session }
+            steps:
+              - request: { url: "http://h/x" }
+                expect: { headers: { "{{ h }}": "3" }, cookies: { "{{ c }}": abc } }
+            """, response: response)
+        #expect(passing.failures().map(\.message) == [])
+        let failing = try await runStep("""
+            vars: { h: x-version }
+            steps:
+              - request: { url: "http://h/x" }
+                expect: { headers: { "{{ h }}": "4" } }
+            """, response: response)
+        #expect(failing.failures().map(\.message) == [#"header x-version: expected "4", got "3""#])
+    }
 }

@@ -203,8 +203,8 @@ func statusTexts(_ patterns: [StatusPattern]) -> [String] {
     @Test func expectationsFixture() throws {
         let w = try fixture("valid/expectations.yaml")
         let e = w.steps[0].expect
-        #expect(e.headers.map(\.name) == ["Location"])
-        #expect(e.cookies.map(\.name) == ["session"])
+        #expect(e.headers.map(\.literalName) == ["Location"])
+        #expect(e.cookies.map(\.literalName) == ["session"])
         // A literal schema file is read and compiled at load.
         guard case .compiled(let schema, _)? = e.schema else {
             Issue.record("schema file compiled at load")

@@ -13,8 +13,9 @@ struct ExpectationChecker {
         failures += checkStatus(expect.status, response: response, stepRange: stepRange, matchers: matchers)
 
         for header in expect.headers {
-            let actual = response.header(header.name)
-            let subject = "header \(header.name)"
+            guard let name = renderedName(header, kind: "header", failures: &failures) else { continue }
+            let actual = response.header(name)
+            let subject = "header \(name)"
             if case .equals(let expected) = header.matcher, let actual {
                 // Header values are text: `Content-Length: 42` in YAML means the text "42".
                 failures += textEquality(expected, actual: actual, subject: subject)
@@ -57,9 +58,19 @@ struct ExpectationChecker {
             failures += durationMatchers.check(duration, actual: .number(JSONNumber(response.durationMilliseconds)), subject: "duration (ms)")
         }
         for cookie in expect.cookies {
-            failures += matchers.check(cookie.matcher, actual: response.cookie(cookie.name).map(JSONValue.string), subject: "cookie \(cookie.name)")
+            guard let name = renderedName(cookie, kind: "cookie", failures: &failures) else { continue }
+            failures += matchers.check(cookie.matcher, actual: response.cookie(name).map(JSONValue.string), subject: "cookie \(name)")
         }
         return failures
+    }
+
+    /// A header or cookie name, rendered when it holds a template; nil after recording why not.
+    private func renderedName(_ named: NamedMatcher, kind: String, failures: inout [AssertionFailure]) -> String? {
+        if let literal = named.literalName { return literal }
+        do { return try renderer.string(named.name) } catch {
+            failures.append(AssertionFailure(location: error.range ?? named.range, subject: kind, message: "\(kind) name: \(error.message)"))
+            return nil
+        }
     }
 
     // MARK: - Status

@@ -280,12 +280,18 @@ private struct Walker {
             for case .template(let t) in patterns { visit(t) }
         case nil: break
         }
-        for h in expect.headers { visit(h.matcher) }
+        for h in expect.headers {
+            visit(h.name)
+            visit(h.matcher)
+        }
         for j in expect.json { visit(j.matcher) }
         if let m = expect.body { visit(m) }
         if let s = expect.schema { visit(s) }
         if let m = expect.duration { visit(m) }
-        for c in expect.cookies { visit(c.matcher) }
+        for c in expect.cookies {
+            visit(c.name)
+            visit(c.matcher)
+        }
     }
 
     private mutating func visit(_ schema: SchemaSource) {

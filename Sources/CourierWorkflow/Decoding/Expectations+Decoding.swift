@@ -20,7 +20,7 @@ extension WorkflowDecoder {
         if let h = f["headers"], let entries = namedEntries(h, for: "'headers'") {
             e.headers = entries.compactMap { entry in
                 matcher(entry.value, MatcherContext(allowsObjectEquality: false)).map {
-                    NamedMatcher(name: entry.name, matcher: $0, range: entry.key.range)
+                    NamedMatcher(name: parseTemplate(entry.name, entry.key), matcher: $0, range: entry.key.range)
                 }
             }
         }
@@ -41,7 +41,7 @@ extension WorkflowDecoder {
         if let c = f["cookies"], let entries = namedEntries(c, for: "'cookies'") {
             e.cookies = entries.compactMap { entry in
                 matcher(entry.value, MatcherContext(allowsObjectEquality: false)).map {
-                    NamedMatcher(name: entry.name, matcher: $0, range: entry.key.range)
+                    NamedMatcher(name: parseTemplate(entry.name, entry.key), matcher: $0, range: entry.key.range)
                 }
             }
         }

@@ -82,18 +82,21 @@ package enum StatusPattern: Sendable {
     }
 }
 
-/// A header or cookie expectation.
+/// A header or cookie expectation; the name may hold a template, rendered when checked.
 package struct NamedMatcher: Sendable {
-    package var name: String
+    package var name: Template
     package var matcher: Matcher
     /// The name's range.
     package var range: SourceRange
 
-    package init(name: String, matcher: Matcher, range: SourceRange) {
+    package init(name: Template, matcher: Matcher, range: SourceRange) {
         self.name = name
         self.matcher = matcher
         self.range = range
     }
+
+    /// The name when it holds no template.
+    package var literalName: String? { name.literalText }
 }
 
 /// `$.path: matcher` under `expect.json`.
