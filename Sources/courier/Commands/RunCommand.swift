@@ -59,7 +59,10 @@ enum RunCommand {
         let commandLineNames = Set(settings.commandLineVariables.map(\.name) + settings.fileVariables.map(\.name))
         diagnostics += WorkflowLoading.checkNames(loaded.workflows, externalNames: commandLineNames,
                                                   environment: .init(settings.environment, isTheRunsEnvironment: true))
-        diagnostics += UnusedVariables.check(try select(loaded.workflows, parsed), commandLineNames: settings.commandLineVariables.map(\.name))
+        // Only when every file loaded: a --var may be meant for the file that did not.
+        if loaded.workflows.count == files.count {
+            diagnostics += UnusedVariables.check(try select(loaded.workflows, parsed), commandLineNames: settings.commandLineVariables.map(\.name))
+        }
         diagnostics += shortSecretOverrides(loaded.workflows, settings: settings)
         if diagnostics.contains(where: { $0.severity == .error }) {
             WorkflowLoading.report(diagnostics, sources: sources, color: stderrColor)

@@ -45,9 +45,11 @@ enum ValidateCommand {
         let commandLineKnown = !parsed.all("--var").isEmpty || !parsed.all("--vars-file").isEmpty
         loaded.diagnostics += WorkflowLoading.checkNames(loaded.workflows, externalNames: externalNames, commandLineKnown: commandLineKnown,
                                                          environment: .init(ProcessInfo.processInfo.environment, isTheRunsEnvironment: false))
-        loaded.diagnostics += UnusedVariables.check(loaded.workflows, commandLineNames: parsed.all("--var").map {
-            $0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        })
+        if loaded.workflows.count == files.count {
+            loaded.diagnostics += UnusedVariables.check(loaded.workflows, commandLineNames: parsed.all("--var").map {
+                $0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            })
+        }
         let color = Output.useColor(parsed.last("--color"), fileDescriptor: 2)
         WorkflowLoading.report(loaded.diagnostics, sources: sources, color: color)
         let errors = loaded.diagnostics.filter { $0.severity == .error }.count
