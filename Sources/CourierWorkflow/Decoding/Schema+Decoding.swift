@@ -9,6 +9,13 @@ extension WorkflowDecoder {
     /// included, so an invalid one stops the run before anything is sent. A templated one
     /// is kept for the engine, which renders it and compiles the result.
     func schemaSource(_ node: YAMLNode) -> SchemaSource? {
+        if let known = schemas[node.identity] { return known.source }
+        let source = decodeSchemaSource(node)
+        schemas[node.identity] = (node, source)
+        return source
+    }
+
+    private func decodeSchemaSource(_ node: YAMLNode) -> SchemaSource? {
         switch node.kind {
         case .mapping:
             return inlineSchema(templateValue(node))
