@@ -56,7 +56,10 @@ enum ValidateCommand {
         if errors > 0 {
             let badFiles = Set(loaded.diagnostics.filter { $0.severity == .error }.compactMap { $0.range?.file })
             let plural = errors == 1 ? "" : "s"
-            if badFiles.isSubset(of: files) {
+            if badFiles.isEmpty {
+                // Only errors without a place in a file (an unused --var).
+                Output.err("\(errors) error\(plural) on the command line\n")
+            } else if badFiles.isSubset(of: files) {
                 Output.err("\(errors) error\(plural) in \(badFiles.count) of \(files.count) file\(files.count == 1 ? "" : "s")\n")
             } else {
                 Output.err("\(errors) error\(plural) in \(badFiles.count) file\(badFiles.count == 1 ? "" : "s") (counting included files)\n")

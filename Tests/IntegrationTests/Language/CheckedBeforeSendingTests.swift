@@ -119,6 +119,10 @@ struct CheckedBeforeSendingTests {
         #expect(run.status == 2, run.context)
         #expect(run.stderr.contains("error: --var bsae_url=… is not used by the selected workflow; did you mean 'base_url'?"), run.context)
         #expect(recorder.received.isEmpty, "a request was sent: \(recorder.received)")
+        let validate = try await courier(["validate", "flow.yaml", "--var", "bsae_url"], yaml)
+        #expect(validate.status == 2, validate.context)
+        #expect(validate.stderr.contains("did you mean 'base_url'?") && validate.stderr.contains("1 error on the command line"),
+                validate.context)
 
         // Overriding a `vars:` entry is a use; a vars file may hold names other workflows use.
         let overriding = try await courier(["run", "flow.yaml", "--var", "base_url=\(recorder.baseURL)", "--vars-file", "shared.yaml"], yaml,
