@@ -13,8 +13,9 @@ struct ExpectationChecker {
         failures += checkStatus(expect.status, response: response, stepRange: stepRange, matchers: matchers)
 
         for header in expect.headers {
-            let actual = response.header(header.name)
-            let subject = "header \(header.name)"
+            guard let name = renderedName(header, kind: "header", failures: &failures) else { continue }
+            let actual = response.header(name)
+            let subject = "header \(name)"
             if case .equals(let expected) = header.matcher, let actual {
                 // Header values are text: `Content-Length: 42` in YAML means the text "42".
                 failures += textEquality(expected, actual: actual, subject: subject)
@@ -57,9 +58,19 @@ struct ExpectationChecker {
             failures += durationMatchers.check(duration, actual: .number(JSONNumber(response.durationMilliseconds)), subject: "duration (ms)")
         }
         for cookie in expect.cookies {
-            failures += matchers.check(cookie.matcher, actual: response.cookie(cookie.name).map(JSONValue.string), subject: "cookie \(cookie.name)")
+            guard let name = renderedName(cookie, kind: "cookie", failures: &failures) else { continue }
+            failures += matchers.check(cookie.matcher, actual: response.cookie(name).map(JSONValue.string), subject: "cookie \(name)")
         }
         return failures
+    }
+
+    /// A header or cookie name, rendered when it holds a template; nil after recording why not.
+    private func renderedName(_ named: NamedMatcher, kind: String, failures: inout [AssertionFailure]) -> String? {
+        if let literal = named.literalName { return literal }
+        do { return try renderer.string(named.name) } catch {
+            failures.append(AssertionFailure(location: error.range ?? named.range, subject: kind, message: "\(kind) name: \(error.message)"))
+            return nil
+        }
     }
 
     // MARK: - Status
@@ -75,12 +86,19 @@ struct ExpectationChecker {
                                      expected: "a status below 400 (no expect.status given)", actual: String(actual))]
         }
         switch status.kind {
-        case .oneOf(let patterns):
+        case .oneOf(let written):
+            let patterns: [StatusPattern]
+            do throws(AssertionFailure) {
+                patterns = try written.map { (pattern: StatusPattern) throws(AssertionFailure) in try rendered(pattern) }
+            } catch {
+                return [error]
+            }
             if patterns.contains(where: { $0.matches(actual) }) { return [] }
             let names = patterns.map { pattern in
                 switch pattern {
                 case .code(let code): String(code)
                 case .statusClass(let c): "\(c)xx"
+                case .template(let t): t.literalText ?? "?"
                 }
             }
             let expected = names.count == 1 ? names[0] : "one of " + names.joined(separator: ", ")
@@ -90,6 +108,28 @@ struct ExpectationChecker {
         case .matcher(let matcher):
             return matchers.check(matcher, actual: .number(JSONNumber(actual)), subject: "status")
         }
+    }
+
+    /// A `"{{ code }}"` status rendered to the code or class it names.
+    private func rendered(_ pattern: StatusPattern) throws(AssertionFailure) -> StatusPattern {
+        guard case .template(let template) = pattern else { return pattern }
+        let value: JSONValue
+        do { value = try renderer.value(template) } catch {
+            throw AssertionFailure(location: error.range, subject: "status", message: "status: \(error.message)")
+        }
+        let resolved: StatusPattern? = switch value {
+        // `201`, not `201.0` or `2.01e2`: a status is written as a whole number.
+        case .number(let number): number.text.allSatisfy { $0.isASCII && $0.isNumber } ? StatusPattern(text: number.text) : nil
+        case .string(let text): StatusPattern(text: text)
+        default: nil
+        }
+        guard let resolved else {
+            let shown = Self.preview(value.serialized())
+            throw AssertionFailure(location: template.range, subject: "status",
+                                   message: "status: the template gave \(shown), not a code from 100 to 599 or a class like '2xx'",
+                                   expected: "a status code or class", actual: shown)
+        }
+        return resolved
     }
 
     // MARK: - JSON

@@ -2,23 +2,27 @@ import CourierDiagnostics
 import CourierJSON
 import CourierWorkflow
 import Foundation
+import Synchronization
 
 /// Validates values against JSON Schemas (draft 2020-12 or draft-07) written
 /// inline in a workflow or kept in files beside it.
 ///
-/// Relative paths, and `$ref`s to other local files, resolve against the
-/// directory of the file that names them (an included file's own folder).
+/// A schema without templates arrives compiled (the loader read and compiled it, so an
+/// invalid one never got this far). Only a templated one is rendered here, then read
+/// and compiled once per rendered text and kept in ``SchemaCache``: a step in a loop
+/// does not compile its schema again. Relative paths, and `$ref`s to other local files,
+/// resolve against the directory of the file that names them.
 struct SchemaChecker {
     let renderer: TemplateRenderer
 
     func check(_ source: SchemaSource, instance: JSONValue, subject: String) -> [AssertionFailure] {
         let schema: JSONSchema
-        let location: SourceRange
         do {
-            (schema, location) = try load(source)
+            schema = try compiled(source)
         } catch {
             return [error]
         }
+        let location = source.range
         return schema.validate(instance).map { violation in
             let at = violation.instanceLocation.isEmpty ? "the value" : "'\(violation.instanceLocation)'"
             return AssertionFailure(location: location, subject: subject,
@@ -27,39 +31,45 @@ struct SchemaChecker {
         }
     }
 
-    private func load(_ source: SchemaSource) throws(AssertionFailure) -> (JSONSchema, SourceRange) {
-        let document: JSONValue
-        let baseURI: String
-        let range: SourceRange
+    private func compiled(_ source: SchemaSource) throws(AssertionFailure) -> JSONSchema {
         switch source {
+        case .compiled(let schema, _):
+            return schema
         case .inline(let value):
-            range = value.range
+            let document: JSONValue
             do { document = try renderer.value(value) } catch {
                 throw AssertionFailure(location: error.range, subject: "schema", message: "schema: \(error.message)")
             }
-            baseURI = Self.fileURI(value.range.file)
+            let key = SchemaCache.Key(baseFile: value.range.file, text: document.serialized())
+            return try SchemaCache.shared.schema(for: key) { () throws(AssertionFailure) in
+                try Self.compile(document, baseURI: SchemaRetrieval.fileURI(value.range.file), range: value.range)
+            }
         case .file(let template):
-            range = template.range
             let path: String
             do { path = try renderer.string(template) } catch {
                 throw AssertionFailure(location: error.range, subject: "schema", message: "schema: \(error.message)")
             }
             let resolved = Self.resolve(path, relativeTo: template.range.file)
-            switch Self.readJSON(resolved) {
-            case .success(let value): document = value
-            case .failure(let reason):
-                throw AssertionFailure(location: range, subject: "schema", message: "schema: \(reason.description)")
+            let key = SchemaCache.Key(baseFile: resolved, text: nil)
+            return try SchemaCache.shared.schema(for: key) { () throws(AssertionFailure) in
+                let document: JSONValue
+                switch Self.readJSON(resolved) {
+                case .success(let value): document = value
+                case .failure(let reason):
+                    throw AssertionFailure(location: template.range, subject: "schema", message: "schema: \(reason.description)")
+                }
+                return try Self.compile(document, baseURI: SchemaRetrieval.fileURI(resolved), range: template.range)
             }
-            baseURI = Self.fileURI(resolved)
         }
+    }
+
+    private static func compile(_ document: JSONValue, baseURI: String, range: SourceRange) throws(AssertionFailure) -> JSONSchema {
+        let retrieval = SchemaRetrieval(sources: nil)
         do {
-            let schema = try JSONSchema(document, baseURI: baseURI, retrieve: { uri in
-                guard uri.hasPrefix("file://") else { return nil }
-                return try? Self.readJSON(String(uri.dropFirst("file://".count)).removingPercentEncoding ?? "").get()
-            })
-            return (schema, range)
+            return try JSONSchema(document, baseURI: baseURI, retrieve: retrieval.retrieve)
         } catch {
-            throw AssertionFailure(location: range, subject: "schema", message: "schema: invalid JSON Schema: \(error.message)")
+            throw AssertionFailure(location: range, subject: "schema",
+                                   message: "schema: invalid JSON Schema: \(SchemaRetrieval.readable(error.message))\(retrieval.problemsText)")
         }
     }
 
@@ -84,12 +94,33 @@ struct SchemaChecker {
         let directory = (file as NSString).deletingLastPathComponent
         return directory.isEmpty ? path : directory + "/" + path
     }
+}
 
-    /// An absolute `file://` URI, so `$ref: other.json` resolves beside the file.
-    static func fileURI(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        let encoded = absolute.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? absolute
-        return "file://" + encoded
+/// Templated schemas compiled so far, by rendered text (or resolved path), for the
+/// whole process: compiling is far dearer than rendering. Bounded, so a template
+/// that renders a new schema for every item of a long loop cannot grow it without end.
+final class SchemaCache: Sendable {
+    struct Key: Hashable {
+        /// The workflow file (inline) or the schema file (a path): relative `$ref`s resolve there.
+        var baseFile: String
+        /// The rendered inline schema; nil for a file.
+        var text: String?
+    }
+
+    static let shared = SchemaCache()
+    static let capacity = 256
+
+    /// Only successes: a failure is reported at the template that rendered it.
+    private let entries = Mutex<[Key: JSONSchema]>([:])
+
+    func schema(for key: Key, compile: () throws(AssertionFailure) -> JSONSchema) throws(AssertionFailure) -> JSONSchema {
+        if let known = entries.withLock({ $0[key] }) { return known }
+        let schema = try compile()
+        entries.withLock { entries in
+            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = schema
+        }
+        return schema
     }
 }
 

@@ -26,18 +26,35 @@ struct RequestBuilder {
         url = try appendQuery(request.query, to: url)
 
         var headers = HTTPHeaders()
+        // In layer order (defaults first): a later entry replaces an earlier one of the
+        // same rendered name, case-insensitively, and `null` removes it.
         for entry in options.headers {
-            guard let value = entry.value else { continue }
-            headers.set(name: entry.name, value: try renderer.string(value))
+            let name = try headerName(entry)
+            if let value = entry.value {
+                headers.set(name: name, value: try renderer.string(value))
+            } else {
+                headers.remove(name: name)
+            }
         }
         try applyAuth(request.auth, to: &headers)
 
         // The merge drops `null` headers, so the step's own list tells whether it removed the type.
-        let contentTypeRemoved = request.options.headers.contains { $0.value == nil && $0.name.caseInsensitiveEquals("Content-Type") }
+        let contentTypeRemoved = request.options.headers.contains { $0.value == nil && ((try? headerName($0))?.caseInsensitiveEquals("Content-Type") ?? false) }
         let body = try self.body(request.body, headers: &headers, contentTypeRemoved: contentTypeRemoved)
         let method = try renderer.string(request.method).uppercased()
         return HTTPRequest(method: method.isEmpty ? "GET" : method, url: url, headers: headers, body: body,
                            options: try transportOptions(options))
+    }
+
+    /// A header's name, rendered when it holds a template and then checked like a fixed
+    /// name is at load: what libcurl would send as a broken header line is a step error.
+    private func headerName(_ entry: HeaderEntry) throws(EvaluationError) -> String {
+        if let literal = entry.literalName { return literal }
+        let name = try renderer.string(entry.name)
+        if let problem = HeaderEntry.problem(withName: name) {
+            throw EvaluationError(.invalid, problem, at: entry.range)
+        }
+        return name
     }
 
     // MARK: - URL
@@ -56,10 +73,11 @@ struct RequestBuilder {
         return left + right
     }
 
-    private func appendQuery(_ query: [(name: String, values: [TemplateValue])], to url: String) throws(EvaluationError) -> String {
+    private func appendQuery(_ query: [(name: Template, values: [TemplateValue])], to url: String) throws(EvaluationError) -> String {
         guard !query.isEmpty else { return url }
         var pairs: [String] = []
-        for (name, values) in query {
+        for (nameTemplate, values) in query {
+            let name = try renderer.string(nameTemplate)
             for value in values {
                 let resolved = try renderer.value(value)
                 // A list value repeats the parameter: `tag: [a, b]` → `tag=a&tag=b`.
@@ -112,7 +130,7 @@ struct RequestBuilder {
             defaultContentType("application/x-www-form-urlencoded")
             var pairs: [String] = []
             for field in fields {
-                pairs.append(Filters.percentEncode(field.name) + "=" + Filters.percentEncode(try renderer.string(field.value)))
+                pairs.append(Filters.percentEncode(try renderer.string(field.name)) + "=" + Filters.percentEncode(try renderer.string(field.value)))
             }
             return .bytes(Array(pairs.joined(separator: "&").utf8))
         case .multipart(let parts)?:

@@ -28,15 +28,47 @@ import CourierDiagnostics
 /// the checker cannot know what it captures, so later unknown names are
 /// warnings instead of errors; the engine checks the included steps when it
 /// loads them.
+///
+/// `env.NAME` (or `env['NAME']`) outside `default(…)` needs `NAME` in the
+/// environment the run will have, when the caller knows it (`environment`):
+/// an error for `run`, a warning for `validate`, which may run elsewhere.
 package struct VariableChecker {
+    /// The environment the check assumes, for `env.NAME`.
+    package struct Environment: Sendable {
+        package var variables: [String: String]
+        /// An unset one is an error (`run`) rather than a warning (`validate`).
+        package var isTheRunsEnvironment: Bool
+
+        package init(_ variables: [String: String], isTheRunsEnvironment: Bool) {
+            self.variables = variables
+            self.isTheRunsEnvironment = isTheRunsEnvironment
+        }
+    }
+
     /// Checks a whole workflow. `externalNames` are the `--var`/`--vars-file`
     /// names; `commandLineKnown` says whether they are all of them (see above).
-    package static func check(_ workflow: Workflow, externalNames: Set<String>, commandLineKnown: Bool = true) -> [Diagnostic] {
+    /// Without `environment`, `env.NAME` is not checked.
+    package static func check(_ workflow: Workflow, externalNames: Set<String>, commandLineKnown: Bool = true,
+                              environment: Environment? = nil) -> [Diagnostic] {
         var walker = Walker(defined: externalNames)
         walker.commandLineKnown = commandLineKnown
+        walker.environment = environment
         walker.collectDefinitions(workflow)
         walker.checkWorkflow(workflow)
         return walker.result
+    }
+
+    /// The variable names a workflow uses: every name read by a template (under
+    /// `default(…)` too) in it or in its literal includes, and every name it
+    /// defines in `vars:` or `secrets:` (a `--var` may override those).
+    /// `runTimeIncludes` says whether an `include:` with a templated path, loaded
+    /// only at run time, could use names not listed.
+    package static func usedNames(in workflow: Workflow) -> (names: Set<String>, runTimeIncludes: Bool) {
+        var walker = Walker(defined: [])
+        walker.collectDefinitions(workflow)
+        walker.checkWorkflow(workflow)
+        let names = walker.used.union(workflow.vars.map(\.name)).union(workflow.secrets.map(\.name))
+        return (names, walker.sawRunTimeInclude)
     }
 
     /// Checks steps loaded at run time (a templated `include:`), against the
@@ -64,6 +96,12 @@ private struct Walker {
     /// The `include:` keys leading to the steps being checked, innermost last.
     var includeSites: [SourceRange] = []
     var diagnostics: [Diagnostic] = []
+    /// For `env.NAME`; nil: not checked.
+    var environment: VariableChecker.Environment?
+    /// Every variable name a template reads, defined or not.
+    var used: Set<String> = []
+    /// An `include:` with a templated path was met anywhere.
+    var sawRunTimeInclude = false
 
     init(defined: Set<String>) {
         self.defined = defined
@@ -104,7 +142,10 @@ private struct Walker {
         }
         if let auth = workflow.auth {
             checkSteps(auth.login)
-            for header in auth.applyHeaders { visit(header.value) }
+            for header in auth.applyHeaders {
+                visit(header.name)
+                visit(header.value)
+            }
         }
         // `defaults:` is rendered for every request: a name captured by any
         // step may be meant for the requests after it.
@@ -163,6 +204,7 @@ private struct Walker {
                 added = Self.captures(in: file.steps)
             } else if include.path.literalText == nil {
                 open = true
+                sawRunTimeInclude = true
             }
         }
         defined = before.union(added)
@@ -185,7 +227,10 @@ private struct Walker {
     private mutating func visit(_ request: Request) {
         visit(request.method)
         visit(request.url)
-        for (_, values) in request.query { for v in values { visit(v) } }
+        for (name, values) in request.query {
+            visit(name)
+            for v in values { visit(v) }
+        }
         switch request.auth {
         case .bearer(let t)?: visit(t)
         case .basic(let u, let p)?: visit(u); visit(p)
@@ -194,7 +239,11 @@ private struct Walker {
         }
         switch request.body {
         case .json(let v)?: visit(v)
-        case .form(let pairs)?: for pair in pairs { visit(pair.value) }
+        case .form(let pairs)?:
+            for pair in pairs {
+                visit(pair.name)
+                visit(pair.value)
+            }
         case .multipart(let parts)?:
             for part in parts {
                 visit(part.name)
@@ -214,7 +263,10 @@ private struct Walker {
 
     private mutating func visit(_ options: RequestOptions) {
         if let t = options.baseURL { visit(t) }
-        for header in options.headers { visit(header.value) }
+        for header in options.headers {
+            visit(header.name)
+            visit(header.value)
+        }
         if let t = options.proxy { visit(t) }
         if let tls = options.tls {
             for t in [tls.ca, tls.cert, tls.key, tls.password, tls.pinnedKey] { visit(t) }
@@ -223,8 +275,16 @@ private struct Walker {
     }
 
     private mutating func visit(_ expect: Expectations) {
-        if case .matcher(let m)? = expect.status?.kind { visit(m) }
-        for h in expect.headers { visit(h.matcher) }
+        switch expect.status?.kind {
+        case .matcher(let m)?: visit(m)
+        case .oneOf(let patterns)?:
+            for case .template(let t) in patterns { visit(t) }
+        case nil: break
+        }
+        for h in expect.headers {
+            visit(h.name)
+            visit(h.matcher)
+        }
         for j in expect.json {
             visit(j.path)
             visit(j.matcher)
@@ -232,7 +292,10 @@ private struct Walker {
         if let m = expect.body { visit(m) }
         if let s = expect.schema { visit(s) }
         if let m = expect.duration { visit(m) }
-        for c in expect.cookies { visit(c.matcher) }
+        for c in expect.cookies {
+            visit(c.name)
+            visit(c.matcher)
+        }
     }
 
     /// The templates in a JSONPath key or `json:` capture.
@@ -242,6 +305,7 @@ private struct Walker {
 
     private mutating func visit(_ schema: SchemaSource) {
         switch schema {
+        case .compiled: break
         case .inline(let v): visit(v)
         case .file(let t): visit(t)
         }
@@ -285,16 +349,20 @@ private struct Walker {
     private mutating func visit(_ expression: Expression, context: String? = nil) {
         switch expression.kind {
         case .variable(let name):
+            used.insert(name)
             checkName(name, at: expression.range, context: context)
         case .member(let base, let name):
             if case .variable(let root) = base.kind, !defined.contains(root) {
-                if root == "env" { return }
+                if root == "env" { return checkEnvironment(name, at: expression.range) }
                 if root == "steps" { return checkStepID(name, at: expression.range) }
             }
             visit(base, context: context)
         case .index(let base, let index):
             if case .variable("steps") = base.kind, !defined.contains("steps"), case .string(let id) = index.kind {
                 return checkStepID(id, at: expression.range)
+            }
+            if case .variable("env") = base.kind, !defined.contains("env"), case .string(let name) = index.kind {
+                return checkEnvironment(name, at: expression.range)
             }
             visit(base, context: context)
             visit(index, context: context)
@@ -303,14 +371,41 @@ private struct Walker {
         case .call(_, let arguments):
             for a in arguments { visit(a, context: context) }
         case .filter(let base, let name, let arguments):
-            // `x | default(v)` is how a template says "x may be missing".
-            if name != "default" { visit(base, context: context) }
+            // `x | default(v)` is how a template says "x may be missing": not checked, but used.
+            if name != "default" { visit(base, context: context) } else { recordUses(in: base) }
             for a in arguments { visit(a, context: context) }
         case .binary(_, let lhs, let rhs):
             visit(lhs, context: context)
             visit(rhs, context: context)
         case .not(let operand):
             visit(operand, context: context)
+        }
+    }
+
+    /// Records the variables an expression reads, without checking them.
+    private mutating func recordUses(in expression: Expression) {
+        switch expression.kind {
+        case .variable(let name): used.insert(name)
+        case .member(let base, _): recordUses(in: base)
+        case .index(let base, let index): recordUses(in: base); recordUses(in: index)
+        case .string, .number, .bool, .null: break
+        case .call(_, let arguments): for a in arguments { recordUses(in: a) }
+        case .filter(let base, _, let arguments): recordUses(in: base); for a in arguments { recordUses(in: a) }
+        case .binary(_, let lhs, let rhs): recordUses(in: lhs); recordUses(in: rhs)
+        case .not(let operand): recordUses(in: operand)
+        }
+    }
+
+    /// `env.NAME` outside `default(…)`: the environment must set it.
+    private mutating func checkEnvironment(_ name: String, at range: SourceRange) {
+        guard let environment, environment.variables[name] == nil else { return }
+        let message = "environment variable '\(name)' is not set; set it, pass --env-file, or write env.\(name) | default(…)"
+        var notes: [Diagnostic] = []
+        if let site = includeSites.last { notes.append(.note("included from here", at: site)) }
+        if environment.isTheRunsEnvironment {
+            diagnostics.append(.error(message, at: range, notes: notes))
+        } else {
+            diagnostics.append(.warning(message + " ('courier run' will need it)", at: range, notes: notes))
         }
     }
 

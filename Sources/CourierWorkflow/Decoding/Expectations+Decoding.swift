@@ -20,7 +20,7 @@ extension WorkflowDecoder {
         if let h = f["headers"], let entries = namedEntries(h, for: "'headers'") {
             e.headers = entries.compactMap { entry in
                 matcher(entry.value, MatcherContext(allowsObjectEquality: false)).map {
-                    NamedMatcher(name: entry.name, matcher: $0, range: entry.key.range)
+                    NamedMatcher(name: parseTemplate(entry.name, entry.key), matcher: $0, range: entry.key.range)
                 }
             }
         }
@@ -42,7 +42,7 @@ extension WorkflowDecoder {
         if let c = f["cookies"], let entries = namedEntries(c, for: "'cookies'") {
             e.cookies = entries.compactMap { entry in
                 matcher(entry.value, MatcherContext(allowsObjectEquality: false)).map {
-                    NamedMatcher(name: entry.name, matcher: $0, range: entry.key.range)
+                    NamedMatcher(name: parseTemplate(entry.name, entry.key), matcher: $0, range: entry.key.range)
                 }
             }
         }
@@ -68,16 +68,16 @@ extension WorkflowDecoder {
     }
 
     private func statusPattern(_ node: YAMLNode) -> StatusPattern? {
-        let text = node.scalar?.text ?? ""
         if let scalar = node.scalar {
-            if let code = Int(text), (100...599).contains(code), scalar.value != .bool(true) { return .code(code) }
-            let lower = text.lowercased()
-            if lower.count == 3, lower.hasSuffix("xx"), let digit = Int(lower.prefix(1)), (1...5).contains(digit) {
-                return .statusClass(digit)
+            if case .string = scalar.value, scalar.text.contains("{{") {
+                let template = parseTemplate(scalar.text, node)
+                // `"{{ code }}"` is rendered when checked; `"{{ x }}00"` too, as long as it has a template.
+                if template.literalText == nil { return .template(template) }
             }
+            if scalar.value != .bool(true), let pattern = StatusPattern(text: scalar.text) { return pattern }
         }
         let found = node.scalar.map { "'\($0.text)'" } ?? node.kindDescription
-        error("invalid status \(found); expected a code from 100 to 599 like 200, a class like '2xx', a list like [200, 201] or a predicate map", at: node.range)
+        error("invalid status \(found); expected a code from 100 to 599 like 200, a class like '2xx', a template like \"{{ code }}\", a list like [200, 201] or a predicate map", at: node.range)
         return nil
     }
 
@@ -181,22 +181,5 @@ extension WorkflowDecoder {
             self.error("invalid regular expression '\(scalar.text)' for '\(key)': \(error)", at: node.range)
             return false
         }
-    }
-
-    /// A path (string) or an inline schema (mapping or boolean).
-    func schemaSource(_ node: YAMLNode) -> SchemaSource? {
-        switch node.kind {
-        case .mapping:
-            return .inline(templateValue(node))
-        case .scalar(let scalar):
-            switch scalar.value {
-            case .string: return template(node, for: "schema").map { SchemaSource.file(checkFile($0, for: "schema")) }
-            case .bool: return .inline(templateValue(node))
-            default: break
-            }
-        case .sequence: break
-        }
-        error("expected a schema file path or an inline schema mapping for 'schema', found \(node.kindDescription)", at: node.range)
-        return nil
     }
 }

@@ -35,12 +35,13 @@ extension WorkflowDecoder {
         return Request(method: method, url: url, query: query, auth: auth, body: body, options: options, range: node.range)
     }
 
-    private func query(_ node: YAMLNode) -> [(name: String, values: [TemplateValue])] {
+    private func query(_ node: YAMLNode) -> [(name: Template, values: [TemplateValue])] {
         guard let entries = namedEntries(node, for: "'query'") else { return [] }
         return entries.compactMap { entry in
+            let name = parseTemplate(entry.name, entry.key)
             switch entry.value.kind {
             case .scalar:
-                return (entry.name, [templateValue(entry.value)])
+                return (name, [templateValue(entry.value)])
             case .sequence(let items):
                 let values = items.compactMap { item -> TemplateValue? in
                     guard item.scalar != nil else {
@@ -49,7 +50,7 @@ extension WorkflowDecoder {
                     }
                     return templateValue(item)
                 }
-                return (entry.name, values)
+                return (name, values)
             case .mapping:
                 error("expected a value or a list of values for query parameter '\(entry.name)', found a mapping", at: entry.value.range)
                 return nil
@@ -57,13 +58,19 @@ extension WorkflowDecoder {
         }
     }
 
-    /// Header map; `null` values remove a header set by `defaults`.
+    /// Header map; `null` values remove a header set by `defaults`. Names may hold
+    /// templates (rendered when the request is built); a fixed name is checked now.
     func headers(_ node: YAMLNode, for key: String) -> [HeaderEntry] {
         guard let entries = namedEntries(node, for: "'\(key)'") else { return [] }
         return entries.compactMap { entry in
-            if entry.value.isNull { return HeaderEntry(name: entry.name, value: nil, range: entry.key.range) }
+            let name = parseTemplate(entry.name, entry.key)
+            if let literal = name.literalText, let problem = HeaderEntry.problem(withName: literal) {
+                error(problem, at: entry.key.range)
+                return nil
+            }
+            if entry.value.isNull { return HeaderEntry(name: name, value: nil, range: entry.key.range) }
             guard let value = template(entry.value, for: entry.name) else { return nil }
-            return HeaderEntry(name: entry.name, value: value, range: entry.key.range)
+            return HeaderEntry(name: name, value: value, range: entry.key.range)
         }
     }
 
@@ -120,7 +127,9 @@ extension WorkflowDecoder {
             return .json(templateValue(node))
         case "form":
             guard let entries = namedEntries(node, for: "'form'") else { return nil }
-            return .form(entries.compactMap { entry in template(entry.value, for: entry.name).map { (entry.name, $0) } })
+            return .form(entries.compactMap { entry in
+                template(entry.value, for: entry.name).map { (parseTemplate(entry.name, entry.key), $0) }
+            })
         case "multipart":
             return multipart(node).map(Body.multipart)
         case "body":
@@ -146,7 +155,7 @@ extension WorkflowDecoder {
 
     private func shorthandPart(_ name: String, key: YAMLNode, value: YAMLNode) -> MultipartPart? {
         guard let content = template(value, for: name) else { return nil }
-        return MultipartPart(name: Template(literal: name, range: key.range), content: .value(content), range: key.range.union(value.range))
+        return MultipartPart(name: parseTemplate(name, key), content: .value(content), range: key.range.union(value.range))
     }
 
     private func multipartPart(_ node: YAMLNode) -> MultipartPart? {

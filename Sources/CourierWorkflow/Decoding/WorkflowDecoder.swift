@@ -18,6 +18,8 @@ final class WorkflowDecoder {
     /// aliased 10,000 times was parsed (and its errors reported) 10,000 times.
     /// The node is kept with its template so its identity cannot be reused by a new node.
     private var templates: [ObjectIdentifier: (node: YAMLNode, template: Template)] = [:]
+    /// Schemas decoded so far, by node, for the same reason: an aliased schema is compiled once.
+    var schemas: [ObjectIdentifier: (node: YAMLNode, source: SchemaSource?)] = [:]
 
     init(directory: String = ".", loading: LoadingContext? = nil) {
         self.directory = directory

@@ -33,7 +33,7 @@ package struct Expectations: Sendable {
     }
 }
 
-/// `status: 200`, `[200, 201]`, `"2xx"`, `[200, "3xx"]` or a predicate map.
+/// `status: 200`, `[200, 201]`, `"2xx"`, `[200, "3xx"]`, `"{{ code }}"` or a predicate map.
 package struct StatusExpectation: Sendable {
     package enum Kind: Sendable {
         /// Any of these codes or classes.
@@ -50,31 +50,53 @@ package struct StatusExpectation: Sendable {
     }
 }
 
-package enum StatusPattern: Sendable, Hashable {
+package enum StatusPattern: Sendable {
     case code(Int)
     /// `2xx` → 2.
     case statusClass(Int)
+    /// `"{{ code }}"`: rendered when the status is checked, to a code or a class
+    /// (see ``init(text:)``); anything else fails the step at the template.
+    case template(Template)
 
+    /// A code from 100 to 599 (`"201"` too) or a class like `2xx`, from its text.
+    package init?(text: String) {
+        if let code = Int(text), (100...599).contains(code) {
+            self = .code(code)
+            return
+        }
+        let lower = text.lowercased()
+        if lower.count == 3, lower.hasSuffix("xx"), let digit = Int(lower.prefix(1)), (1...5).contains(digit) {
+            self = .statusClass(digit)
+            return
+        }
+        return nil
+    }
+
+    /// Whether `status` matches; a template matches nothing until it is rendered.
     package func matches(_ status: Int) -> Bool {
         switch self {
         case .code(let code): return status == code
         case .statusClass(let c): return status / 100 == c
+        case .template: return false
         }
     }
 }
 
-/// A header or cookie expectation.
+/// A header or cookie expectation; the name may hold a template, rendered when checked.
 package struct NamedMatcher: Sendable {
-    package var name: String
+    package var name: Template
     package var matcher: Matcher
     /// The name's range.
     package var range: SourceRange
 
-    package init(name: String, matcher: Matcher, range: SourceRange) {
+    package init(name: Template, matcher: Matcher, range: SourceRange) {
         self.name = name
         self.matcher = matcher
         self.range = range
     }
+
+    /// The name when it holds no template.
+    package var literalName: String? { name.literalText }
 }
 
 /// `$.path: matcher` under `expect.json`.

@@ -1,4 +1,5 @@
 import CourierDiagnostics
+import CourierJSON
 
 /// What a value is checked against (spec section 7): a plain value means deep
 /// equality, a map of predicates means all must hold.
@@ -67,7 +68,24 @@ package enum JSONType: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A JSON Schema, inline or from a file relative to the workflow's directory.
+///
+/// A schema written without templates is read and compiled when the workflow loads
+/// (an invalid one is a load error, before anything is sent); only a templated one
+/// waits for the run, where it is rendered, then compiled once per rendered text.
 package enum SchemaSource: Sendable {
+    /// Compiled at load; `range` is the `schema:` value (the path or the inline mapping).
+    case compiled(JSONSchema, range: SourceRange)
+    /// An inline schema with templates in it.
     case inline(TemplateValue)
+    /// A path with a template in it.
     case file(Template)
+
+    /// The `schema:` value.
+    package var range: SourceRange {
+        switch self {
+        case .compiled(_, let range): return range
+        case .inline(let value): return value.range
+        case .file(let path): return path.range
+        }
+    }
 }

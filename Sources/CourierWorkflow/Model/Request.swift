@@ -8,13 +8,13 @@ package struct Request: Sendable {
     private final class Storage: Sendable {
         let method: Template
         let url: Template
-        let query: [(name: String, values: [TemplateValue])]
+        let query: [(name: Template, values: [TemplateValue])]
         let auth: RequestAuth?
         let body: Body?
         let options: RequestOptions
         let range: SourceRange
 
-        init(method: Template, url: Template, query: [(name: String, values: [TemplateValue])], auth: RequestAuth?, body: Body?, options: RequestOptions, range: SourceRange) {
+        init(method: Template, url: Template, query: [(name: Template, values: [TemplateValue])], auth: RequestAuth?, body: Body?, options: RequestOptions, range: SourceRange) {
             self.method = method
             self.url = url
             self.query = query
@@ -38,8 +38,8 @@ package struct Request: Sendable {
         set { storage = Storage(method: storage.method, url: newValue, query: storage.query, auth: storage.auth, body: storage.body, options: storage.options, range: storage.range) }
     }
 
-    /// Query parameters in file order; a YAML list repeats the parameter.
-    package var query: [(name: String, values: [TemplateValue])] {
+    /// Query parameters in file order; a YAML list repeats the parameter. Names may hold templates.
+    package var query: [(name: Template, values: [TemplateValue])] {
         get { storage.query }
         set { storage = Storage(method: storage.method, url: storage.url, query: newValue, auth: storage.auth, body: storage.body, options: storage.options, range: storage.range) }
     }
@@ -66,7 +66,7 @@ package struct Request: Sendable {
         set { storage = Storage(method: storage.method, url: storage.url, query: storage.query, auth: storage.auth, body: storage.body, options: storage.options, range: newValue) }
     }
 
-    package init(method: Template, url: Template, query: [(name: String, values: [TemplateValue])] = [],
+    package init(method: Template, url: Template, query: [(name: Template, values: [TemplateValue])] = [],
                  auth: RequestAuth? = nil, body: Body? = nil, options: RequestOptions = RequestOptions(), range: SourceRange) {
         storage = Storage(method: method, url: url, query: query, auth: auth, body: body, options: options, range: range)
     }
@@ -76,15 +76,39 @@ package struct Request: Sendable {
 }
 
 /// A header line; `value == nil` (`X-Debug: null`) removes a header set by `defaults`.
+///
+/// The name may hold a template (`"{{ key }}": Apple`): it is rendered when the request
+/// is built, and layers merge by the rendered name.
 package struct HeaderEntry: Sendable {
-    package var name: String
+    package var name: Template
     package var value: Template?
+    /// The name's range.
     package var range: SourceRange
 
-    package init(name: String, value: Template?, range: SourceRange) {
+    package init(name: Template, value: Template?, range: SourceRange) {
         self.name = name
         self.value = value
         self.range = range
+    }
+
+    /// A header with a fixed name.
+    package init(name: String, value: Template?, range: SourceRange) {
+        self.init(name: Template(literal: name, range: range), value: value, range: range)
+    }
+
+    /// The name when it holds no template.
+    package var literalName: String? { name.literalText }
+
+    /// Why `name` cannot be a header field name, or nil when it can. HTTP allows only
+    /// token characters; these are the ones that would break the request itself (an
+    /// empty name, a colon, white space or a line break), which libcurl would send as is.
+    package static func problem(withName name: String) -> String? {
+        if name.isEmpty { return "a header name cannot be empty" }
+        if let bad = name.unicodeScalars.first(where: { $0 == ":" || $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }) {
+            let shown = bad == ":" ? "':'" : bad == " " ? "a space" : bad == "\t" ? "a tab" : "a line break"
+            return "the header name '\(name.debugDescription.dropFirst().dropLast())' contains \(shown)"
+        }
+        return nil
     }
 }
 
@@ -102,8 +126,8 @@ package enum RequestAuth: Sendable {
 package enum Body: Sendable {
     /// Sent as JSON; `Content-Type: application/json` unless a header sets it.
     case json(TemplateValue)
-    /// `application/x-www-form-urlencoded`.
-    case form([(name: String, value: Template)])
+    /// `application/x-www-form-urlencoded`; names may hold templates.
+    case form([(name: Template, value: Template)])
     case multipart([MultipartPart])
     /// `body:` sent as is.
     case text(Template, contentType: Template?)

@@ -6,7 +6,8 @@ import CourierDiagnostics
 package struct RequestOptions: Sendable {
     package var baseURL: Template?
     /// Headers in file order. Merging is by case-insensitive name; a nil
-    /// value removes the header from lower layers.
+    /// value removes the header from lower layers. A templated name merges by
+    /// its rendered text when the request is built.
     package var headers: [HeaderEntry]
     /// Built-in default: 30s.
     package var timeout: Duration?
@@ -76,23 +77,30 @@ package struct RequestOptions: Sendable {
         return result
     }
 
+    /// Merges headers with fixed names here; a templated name is known only when the
+    /// request is built, so such an entry (and every removal that might concern it) is
+    /// kept in layer order for the engine, which applies the list in order by rendered name.
     private static func mergeHeaders(_ upper: [HeaderEntry], over lower: [HeaderEntry]) -> [HeaderEntry] {
-        if upper.isEmpty { return lower.filter { $0.value != nil } }
+        let templatedNames = upper.contains { $0.literalName == nil } || lower.contains { $0.literalName == nil }
+        if upper.isEmpty { return templatedNames ? lower : lower.filter { $0.value != nil } }
         var result = lower
         for entry in upper {
-            let key = entry.name.lowercased()
-            if let index = result.firstIndex(where: { $0.name.lowercased() == key }) {
+            guard let key = entry.literalName?.lowercased() else {
+                result.append(entry)
+                continue
+            }
+            if let index = result.firstIndex(where: { $0.literalName?.lowercased() == key }) {
                 result[index] = entry
                 // Later duplicates of the same name in lower layers are dropped too.
                 var i = index + 1
                 while i < result.count {
-                    if result[i].name.lowercased() == key { result.remove(at: i) } else { i += 1 }
+                    if result[i].literalName?.lowercased() == key { result.remove(at: i) } else { i += 1 }
                 }
             } else {
                 result.append(entry)
             }
         }
-        return result.filter { $0.value != nil }
+        return templatedNames ? result : result.filter { $0.value != nil }
     }
 }
 

@@ -72,7 +72,12 @@ enum RunCommand {
         var diagnostics = loaded.diagnostics
         try configure(&settings, from: parsed, sources: sources, diagnostics: &diagnostics)
         let commandLineNames = Set(settings.commandLineVariables.map(\.name) + settings.fileVariables.map(\.name))
-        diagnostics += WorkflowLoading.checkNames(loaded.workflows, externalNames: commandLineNames)
+        diagnostics += WorkflowLoading.checkNames(loaded.workflows, externalNames: commandLineNames,
+                                                  environment: .init(settings.environment, isTheRunsEnvironment: true))
+        // Only when every file loaded: a --var may be meant for the file that did not.
+        if loaded.workflows.count == files.count {
+            diagnostics += UnusedVariables.check(try select(loaded.workflows, parsed), commandLineNames: settings.commandLineVariables.map(\.name))
+        }
         diagnostics += shortSecretOverrides(loaded.workflows, settings: settings)
         if diagnostics.contains(where: { $0.severity == .error }) {
             WorkflowLoading.report(diagnostics, sources: sources, color: stderrColor)

@@ -59,14 +59,23 @@ enum ValidateCommand {
             }
         }
         let commandLineKnown = !parsed.all("--var").isEmpty || !parsed.all("--vars-file").isEmpty
-        loaded.diagnostics += WorkflowLoading.checkNames(loaded.workflows, externalNames: externalNames, commandLineKnown: commandLineKnown)
+        loaded.diagnostics += WorkflowLoading.checkNames(loaded.workflows, externalNames: externalNames, commandLineKnown: commandLineKnown,
+                                                         environment: .init(ProcessInfo.processInfo.environment, isTheRunsEnvironment: false))
+        if loaded.workflows.count == files.count {
+            loaded.diagnostics += UnusedVariables.check(loaded.workflows, commandLineNames: parsed.all("--var").map {
+                $0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            })
+        }
         let color = Output.useColor(parsed.last("--color"), fileDescriptor: 2)
         WorkflowLoading.report(loaded.diagnostics, sources: sources, color: color)
         let errors = loaded.diagnostics.filter { $0.severity == .error }.count
         if errors > 0 {
             let badFiles = Set(loaded.diagnostics.filter { $0.severity == .error }.compactMap { $0.range?.file })
             let plural = errors == 1 ? "" : "s"
-            if badFiles.isSubset(of: files) {
+            if badFiles.isEmpty {
+                // Only errors without a place in a file (an unused --var).
+                Output.err("\(errors) error\(plural) on the command line\n")
+            } else if badFiles.isSubset(of: files) {
                 Output.err("\(errors) error\(plural) in \(badFiles.count) of \(files.count) file\(files.count == 1 ? "" : "s")\n")
             } else {
                 Output.err("\(errors) error\(plural) in \(badFiles.count) file\(badFiles.count == 1 ? "" : "s") (counting included files)\n")

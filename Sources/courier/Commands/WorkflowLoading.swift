@@ -102,9 +102,11 @@ enum WorkflowLoading {
     /// `externalNames` are those of `--var` and `--vars-file`.
     /// `commandLineKnown`: whether `externalNames` are all the names the run
     /// will get (true for `run`; for `validate`, only when given `--var`/`--vars-file`).
-    static func checkNames(_ workflows: [Workflow], externalNames: Set<String>, commandLineKnown: Bool = true) -> [Diagnostic] {
+    /// `environment`: for `env.NAME` (an unset one is an error in the run's environment, else a warning).
+    static func checkNames(_ workflows: [Workflow], externalNames: Set<String>, commandLineKnown: Bool = true,
+                           environment: VariableChecker.Environment? = nil) -> [Diagnostic] {
         var seen = Set<Diagnostic>()
-        return workflows.flatMap { VariableChecker.check($0, externalNames: externalNames, commandLineKnown: commandLineKnown) }
+        return workflows.flatMap { VariableChecker.check($0, externalNames: externalNames, commandLineKnown: commandLineKnown, environment: environment) }
             .filter { seen.insert($0).inserted }
     }
 
