@@ -74,9 +74,11 @@ enum RunCommand {
         let commandLineNames = Set(settings.commandLineVariables.map(\.name) + settings.fileVariables.map(\.name))
         diagnostics += WorkflowLoading.checkNames(loaded.workflows, externalNames: commandLineNames,
                                                   environment: .init(settings.environment, isTheRunsEnvironment: true))
-        // Only when every file loaded: a --var may be meant for the file that did not.
-        if loaded.workflows.count == files.count {
-            diagnostics += UnusedVariables.check(try select(loaded.workflows, parsed), commandLineNames: settings.commandLineVariables.map(\.name))
+        // Only when every file loaded (a --var may be meant for the file that did not) and
+        // something is selected (selecting nothing is its own error, below).
+        let selected = try select(loaded.workflows, parsed)
+        if loaded.workflows.count == files.count && !selected.isEmpty {
+            diagnostics += UnusedVariables.check(selected, commandLineNames: settings.commandLineVariables.map(\.name))
         }
         diagnostics += shortSecretOverrides(loaded.workflows, settings: settings)
         if diagnostics.contains(where: { $0.severity == .error }) {
@@ -90,7 +92,7 @@ enum RunCommand {
         }
         WorkflowLoading.report(diagnostics, sources: sources, color: stderrColor)
         let workflowsFound = loaded.workflows.count
-        loaded.workflows = try select(loaded.workflows, parsed)
+        loaded.workflows = selected
         if loaded.workflows.isEmpty {
             // A run that selects nothing would pass while testing nothing: a usage error, nothing sent.
             let criteria = EmptySelection.Criteria(tags: parsed.all("--tag"), excludedTags: parsed.all("--exclude-tag"),

@@ -61,7 +61,7 @@ enum ValidateCommand {
         let commandLineKnown = !parsed.all("--var").isEmpty || !parsed.all("--vars-file").isEmpty
         loaded.diagnostics += WorkflowLoading.checkNames(loaded.workflows, externalNames: externalNames, commandLineKnown: commandLineKnown,
                                                          environment: .init(ProcessInfo.processInfo.environment, isTheRunsEnvironment: false))
-        if loaded.workflows.count == files.count {
+        if loaded.workflows.count == files.count && !loaded.workflows.isEmpty {
             loaded.diagnostics += UnusedVariables.check(loaded.workflows, commandLineNames: parsed.all("--var").map {
                 $0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             })
