@@ -142,7 +142,7 @@ struct OutputAndSignalTests {
         // While the teardown hangs, the report of the main steps is there already.
         let early = workspace.url.appendingPathComponent("junit.xml")
         let clock = ContinuousClock()
-        let until = clock.now + .seconds(5)
+        let until = clock.now + .seconds(8)
         while !FileManager.default.fileExists(atPath: early.path) && clock.now < until {
             try await Task.sleep(for: .milliseconds(20))
         }
