@@ -14,7 +14,7 @@ struct RequestBuilder {
     let cookieJar: CookieJar?
 
     func build(_ request: Request, defaults: RequestOptions) throws(EvaluationError) -> HTTPRequest {
-        let options = request.options.merged(over: defaults)
+        let options = RequestOptions.layered(request: request.options, defaults: defaults, commandLine: settings.commandLineOptions)
 
         var url = try renderer.string(request.url)
         if !Self.hasScheme(url) {
@@ -191,25 +191,20 @@ struct RequestBuilder {
         }
         if let compressed = options.compressed { result.compressed = compressed }
         result.cookieJar = options.cookies == false ? nil : cookieJar
-        result.proxy = settings.proxy
         if let proxy = options.proxy { result.proxy = try renderer.string(proxy) }
         result.maxResponseBytes = settings.maxResponseBytes
 
         var tls = CourierHTTP.TLSOptions()
-        tls.caPath = settings.caPath
-        tls.certificatePath = settings.certificatePath
-        tls.keyPath = settings.keyPath
-        tls.insecure = settings.insecure
         if let given = options.tls {
             func path(_ t: Template?) throws(EvaluationError) -> String? {
                 guard let t else { return nil }
                 return try resolvePath(t)
             }
-            if let ca = try path(given.ca) { tls.caPath = ca }
-            if let cert = try path(given.cert) { tls.certificatePath = cert }
-            if let key = try path(given.key) { tls.keyPath = key }
+            tls.caPath = try path(given.ca)
+            tls.certificatePath = try path(given.cert)
+            tls.keyPath = try path(given.key)
             if let password = given.password { tls.password = try renderer.string(password) }
-            if let insecure = given.insecure { tls.insecure = insecure || settings.insecure }
+            if let insecure = given.insecure { tls.insecure = insecure }
             if let pin = given.pinnedKey { tls.pinnedPublicKey = try renderer.string(pin) }
         }
         result.tls = tls

@@ -55,7 +55,7 @@ package struct Request: Sendable {
     }
 
     /// Options written on the request itself, including its `headers`
-    /// (in `options.headers`). Merge with `options.merged(over: workflow.defaults)`.
+    /// (in `options.headers`). Layered with ``RequestOptions/layered(request:defaults:commandLine:)``.
     package var options: RequestOptions {
         get { storage.options }
         set { storage = Storage(method: storage.method, url: storage.url, query: storage.query, auth: storage.auth, body: storage.body, options: newValue, range: storage.range) }

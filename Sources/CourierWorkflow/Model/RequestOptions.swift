@@ -2,7 +2,8 @@ import CourierDiagnostics
 
 /// Options that `defaults:` sets for every request and a `request:` may
 /// override (spec section 6). Every field is optional so layers merge with
-/// one function: request over workflow defaults over command line over built-ins.
+/// one function, ``layered(request:defaults:commandLine:)``: request over
+/// workflow defaults over command line over ``builtIns``.
 package struct RequestOptions: Sendable {
     package var baseURL: Template?
     /// Headers in file order. Merging is by case-insensitive name; a nil
@@ -47,14 +48,34 @@ package struct RequestOptions: Sendable {
         self.retry = retry
     }
 
+    /// The built-in values of spec section 6, the bottom layer: every option that has one is set.
+    /// `base_url`, `http_version` (negotiated by libcurl), `proxy` (the environment's) and the
+    /// `tls:` files have none.
+    package static let builtIns = RequestOptions(
+        timeout: .seconds(30), connectTimeout: .seconds(10), followRedirects: true, maxRedirects: 10,
+        compressed: true, cookies: true, tls: TLSOptions(insecure: false))
+
+    /// The options a request is sent with: the request's own over the workflow's `defaults:`,
+    /// over the command line's (`--timeout`, `--proxy`, `--cacert`, …), over ``builtIns``.
+    /// The one place these layers meet: every field that has a built-in value is set in the result.
+    ///
+    /// `--insecure` is the one exception to "upper wins": it turns verification off for the
+    /// whole run, whatever a workflow's `tls.insecure: false` says (the run's warning says so).
+    ///
+    /// ```swift
+    /// let effective = RequestOptions.layered(request: request.options, defaults: workflow.defaults,
+    ///                                        commandLine: settings.commandLineOptions)
+    /// ```
+    package static func layered(request: RequestOptions, defaults: RequestOptions, commandLine: RequestOptions) -> RequestOptions {
+        var result = request.merged(over: defaults.merged(over: commandLine.merged(over: builtIns)))
+        if commandLine.tls?.insecure == true { result.tls?.insecure = true }
+        return result
+    }
+
     /// These options laid over `lower`: every field set here wins, unset ones
     /// fall through; headers are merged by case-insensitive name (this layer's
     /// value replaces the lower one in place, nil removes it, new ones are
-    /// appended); TLS options merge field by field.
-    ///
-    /// ```swift
-    /// let effective = request.options.merged(over: workflow.defaults.merged(over: commandLine))
-    /// ```
+    /// appended); TLS options merge field by field. Used by ``layered(request:defaults:commandLine:)``.
     package func merged(over lower: RequestOptions) -> RequestOptions {
         var result = RequestOptions(
             baseURL: baseURL ?? lower.baseURL,
