@@ -162,24 +162,19 @@ struct RequestBuilder {
 
     /// Like `resolvePath`, but `-` stays `-`: standard input, not a file named `-`.
     private func resolveBodyPath(_ template: Template) throws(EvaluationError) -> String {
-        let path = try renderer.string(template)
-        return path == PipedBodyReader.standardInputPath ? path : Self.resolve(path, against: directory)
+        FilePaths.resolve(try renderer.string(template), against: directory, standardInput: true)
     }
 
     private func resolvePath(_ template: Template) throws(EvaluationError) -> String {
-        Self.resolve(try renderer.string(template), against: directory)
-    }
-
-    static func resolve(_ path: String, against directory: String) -> String {
-        if path.hasPrefix("/") || directory.isEmpty { return path }
-        return directory.hasSuffix("/") ? directory + path : directory + "/" + path
+        FilePaths.resolve(try renderer.string(template), against: directory)
     }
 
     // MARK: - Transport options
 
+    /// The layered options (every built-in set) rendered for the transport; relative
+    /// files resolve against the directory of the workflow that names them.
     private func transportOptions(_ options: RequestOptions) throws(EvaluationError) -> HTTPRequestOptions {
         var result = HTTPRequestOptions()
-        if let timeout = settings.timeoutMilliseconds { result.timeoutMilliseconds = timeout }
         if let timeout = options.timeout { result.timeoutMilliseconds = Int(timeout.wholeMilliseconds) }
         if let timeout = options.connectTimeout { result.connectTimeoutMilliseconds = Int(timeout.wholeMilliseconds) }
         if let follow = options.followRedirects { result.followRedirects = follow }

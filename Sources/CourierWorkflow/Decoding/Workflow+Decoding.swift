@@ -6,7 +6,7 @@ extension WorkflowDecoder {
                                "teardown", "continue_on_failure"]
 
     func workflow(_ root: YAMLNode, file: String) -> Workflow? {
-        let directory = Self.directory(of: file)
+        let directory = FilePaths.directory(of: file)
         guard let f = fields(root, in: "workflow", allowed: Self.workflowKeys, hints: [
             "request": "a workflow lists its requests under 'steps:' (each step has a 'request:')",
         ]) else { return nil }
@@ -62,11 +62,6 @@ extension WorkflowDecoder {
                 error(SecretLength.tooShortMessage(name: name, length: text.count), at: value.range)
             }
         }
-    }
-
-    static func directory(of file: String) -> String {
-        let directory = (file as NSString).deletingLastPathComponent
-        return directory.isEmpty ? "." : directory
     }
 }
 

@@ -39,7 +39,7 @@ extension WorkflowDecoder {
     func checkFile(_ path: Template, for key: String) -> Template {
         guard let loading, let text = path.literalText, !text.isEmpty else { return path }
         let takesPipes = Self.keysTakingPipes.contains(key)
-        if text == "-" {
+        if text == FilePaths.standardInput {
             if !takesPipes { error("'-' (standard input) cannot be used for '\(key)'; name a file", at: path.range) }
             return path
         }
