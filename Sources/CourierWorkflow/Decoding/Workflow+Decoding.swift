@@ -111,10 +111,8 @@ package func loadVarsFile(path: String, sources: SourceStore) -> Result<[Variabl
 /// are loaded too.
 package func loadIncludedFile(path: String, sources: SourceStore, chain: [String]) -> Result<IncludedFile, DiagnosticList> {
     let normalized = FilePaths.normalize(path)
-    if chain.contains(normalized) {
-        let start = chain.firstIndex(of: normalized) ?? 0
-        let cycle = (chain[start...] + [normalized]).joined(separator: " → ")
-        return .failure(DiagnosticList([.error("include cycle: \(cycle)", at: nil)]))
+    if let cycle = IncludeCycle.message(including: normalized, from: chain) {
+        return .failure(DiagnosticList([.error(cycle, at: nil)]))
     }
     guard sources.exists(normalized) else {
         return .failure(DiagnosticList([.error("included file '\(normalized)' does not exist", at: nil)]))
