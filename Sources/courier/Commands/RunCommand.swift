@@ -214,14 +214,8 @@ enum RunCommand {
             case .failure(let list):
                 diagnostics += list.diagnostics
             case .success(let definitions):
-                let renderer = TemplateRenderer(scope: Scope(environment: environment))
-                for definition in definitions {
-                    do {
-                        settings.fileVariables.append((definition.name, try renderer.value(definition.value)))
-                    } catch {
-                        diagnostics.append(.error(error.message, at: error.range))
-                    }
-                }
+                // Parsed here (errors before sending); the engine evaluates the templates.
+                diagnostics += settings.addFileVariables(definitions)
             }
         }
         for assignment in parsed.all("--var") {
