@@ -33,11 +33,11 @@ import Testing
         Option(name: "compressed", set: { $0.compressed = flag($1, builtIn: true) }, read: { $0.compressed.map { "\($0)" } }),
         Option(name: "cookies", set: { $0.cookies = flag($1, builtIn: true) }, read: { $0.cookies.map { "\($0)" } }),
         Option(name: "proxy", set: { $0.proxy = literal("http://proxy-\($1)") }, read: { $0.proxy?.literalText }),
-        Option(name: "tls.ca", set: { $0.tls = TLSOptions(ca: literal("ca-\($1)")) }, read: { $0.tls?.ca?.literalText }),
-        Option(name: "tls.cert", set: { $0.tls = TLSOptions(cert: literal("cert-\($1)")) }, read: { $0.tls?.cert?.literalText }),
-        Option(name: "tls.key", set: { $0.tls = TLSOptions(key: literal("key-\($1)")) }, read: { $0.tls?.key?.literalText }),
-        Option(name: "tls.password", set: { $0.tls = TLSOptions(password: literal("pw-\($1)")) }, read: { $0.tls?.password?.literalText }),
-        Option(name: "tls.pinned_key", set: { $0.tls = TLSOptions(pinnedKey: literal("sha256//\($1)")) }, read: { $0.tls?.pinnedKey?.literalText }),
+        Option(name: "tls.ca", set: { $0.tls = RequestTLSOptions(ca: literal("ca-\($1)")) }, read: { $0.tls?.ca?.literalText }),
+        Option(name: "tls.cert", set: { $0.tls = RequestTLSOptions(cert: literal("cert-\($1)")) }, read: { $0.tls?.cert?.literalText }),
+        Option(name: "tls.key", set: { $0.tls = RequestTLSOptions(key: literal("key-\($1)")) }, read: { $0.tls?.key?.literalText }),
+        Option(name: "tls.password", set: { $0.tls = RequestTLSOptions(password: literal("pw-\($1)")) }, read: { $0.tls?.password?.literalText }),
+        Option(name: "tls.pinned_key", set: { $0.tls = RequestTLSOptions(pinnedKey: literal("sha256//\($1)")) }, read: { $0.tls?.pinnedKey?.literalText }),
         Option(name: "header X-Layer", set: { $0.headers = [HeaderEntry(name: "X-Layer", value: literal("\($1)"), range: range)] },
                read: { $0.headers.first { $0.literalName == "X-Layer" }?.value?.literalText }),
     ]
@@ -84,9 +84,9 @@ import Testing
 
     /// TLS merges field by field: each layer may give a different file.
     @Test func tlsFieldsComeFromDifferentLayers() {
-        let effective = RequestOptions.layered(request: RequestOptions(tls: TLSOptions(key: Self.literal("k"))),
-                                               defaults: RequestOptions(tls: TLSOptions(cert: Self.literal("c"))),
-                                               commandLine: RequestOptions(tls: TLSOptions(ca: Self.literal("ca"))))
+        let effective = RequestOptions.layered(request: RequestOptions(tls: RequestTLSOptions(key: Self.literal("k"))),
+                                               defaults: RequestOptions(tls: RequestTLSOptions(cert: Self.literal("c"))),
+                                               commandLine: RequestOptions(tls: RequestTLSOptions(ca: Self.literal("ca"))))
         #expect(effective.tls?.ca?.literalText == "ca")
         #expect(effective.tls?.cert?.literalText == "c")
         #expect(effective.tls?.key?.literalText == "k")
@@ -97,9 +97,9 @@ import Testing
     /// and `--insecure` turns it off whatever a workflow says (the one exception).
     @Test func insecureLayers() {
         func layered(request: Bool?, defaults: Bool?, commandLine: Bool?) -> Bool? {
-            RequestOptions.layered(request: RequestOptions(tls: request.map { TLSOptions(insecure: $0) }),
-                                   defaults: RequestOptions(tls: defaults.map { TLSOptions(insecure: $0) }),
-                                   commandLine: RequestOptions(tls: commandLine.map { TLSOptions(insecure: $0) })).tls?.insecure
+            RequestOptions.layered(request: RequestOptions(tls: request.map { RequestTLSOptions(insecure: $0) }),
+                                   defaults: RequestOptions(tls: defaults.map { RequestTLSOptions(insecure: $0) }),
+                                   commandLine: RequestOptions(tls: commandLine.map { RequestTLSOptions(insecure: $0) })).tls?.insecure
         }
         #expect(layered(request: nil, defaults: nil, commandLine: nil) == false)
         #expect(layered(request: true, defaults: nil, commandLine: nil) == true)

@@ -134,14 +134,14 @@ struct RequestBuilder {
             }
             return .bytes(Array(pairs.joined(separator: "&").utf8))
         case .multipart(let parts)?:
-            var result: [CourierHTTP.MultipartPart] = []
+            var result: [MultipartPart] = []
             for part in parts {
-                let content: CourierHTTP.MultipartPart.Content
+                let content: MultipartPart.Content
                 switch part.content {
                 case .value(let value): content = .value(try renderer.string(value))
                 case .file(let path): content = .file(path: try resolveBodyPath(path))
                 }
-                result.append(CourierHTTP.MultipartPart(
+                result.append(MultipartPart(
                     name: try renderer.string(part.name), content: content,
                     filename: try part.filename.map { (t: Template) throws(EvaluationError) in try renderer.string(t) },
                     contentType: try part.contentType.map { (t: Template) throws(EvaluationError) in try renderer.string(t) }))
@@ -189,7 +189,7 @@ struct RequestBuilder {
         if let proxy = options.proxy { result.proxy = try renderer.string(proxy) }
         result.maxResponseBytes = settings.maxResponseBytes
 
-        var tls = CourierHTTP.TLSOptions()
+        var tls = TLSOptions()
         if let given = options.tls {
             func path(_ t: Template?) throws(EvaluationError) -> String? {
                 guard let t else { return nil }

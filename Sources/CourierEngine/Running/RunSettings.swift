@@ -48,7 +48,7 @@ package struct RunSettings: Sendable {
         }
         var options = RequestOptions(timeout: timeoutMilliseconds.map { .milliseconds($0) }, proxy: literal(proxy))
         if insecure || caPath != nil || certificatePath != nil || keyPath != nil {
-            options.tls = TLSOptions(ca: file(caPath), cert: file(certificatePath), key: file(keyPath), insecure: insecure ? true : nil)
+            options.tls = RequestTLSOptions(ca: file(caPath), cert: file(certificatePath), key: file(keyPath), insecure: insecure ? true : nil)
         }
         return options
     }

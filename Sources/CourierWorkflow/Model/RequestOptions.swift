@@ -19,21 +19,21 @@ package struct RequestOptions: Sendable {
     /// Built-in default: 10.
     package var maxRedirects: Int?
     /// Built-in default: negotiated by libcurl.
-    package var httpVersion: HTTPVersion?
+    package var httpVersion: RequestHTTPVersion?
     /// Built-in default: true.
     package var compressed: Bool?
     /// Built-in default: true (one jar per workflow run).
     package var cookies: Bool?
     /// Built-in default: the `http_proxy`/`https_proxy`/`no_proxy` environment.
     package var proxy: Template?
-    package var tls: TLSOptions?
+    package var tls: RequestTLSOptions?
     /// Only in `defaults:` (a step's `retry:` overrides it as a whole).
     package var retry: RetryPolicy?
 
     package init(baseURL: Template? = nil, headers: [HeaderEntry] = [], timeout: Duration? = nil,
                  connectTimeout: Duration? = nil, followRedirects: Bool? = nil, maxRedirects: Int? = nil,
-                 httpVersion: HTTPVersion? = nil, compressed: Bool? = nil, cookies: Bool? = nil,
-                 proxy: Template? = nil, tls: TLSOptions? = nil, retry: RetryPolicy? = nil) {
+                 httpVersion: RequestHTTPVersion? = nil, compressed: Bool? = nil, cookies: Bool? = nil,
+                 proxy: Template? = nil, tls: RequestTLSOptions? = nil, retry: RetryPolicy? = nil) {
         self.baseURL = baseURL
         self.headers = headers
         self.timeout = timeout
@@ -53,7 +53,7 @@ package struct RequestOptions: Sendable {
     /// `tls:` files have none.
     package static let builtIns = RequestOptions(
         timeout: .seconds(30), connectTimeout: .seconds(10), followRedirects: true, maxRedirects: 10,
-        compressed: true, cookies: true, tls: TLSOptions(insecure: false))
+        compressed: true, cookies: true, tls: RequestTLSOptions(insecure: false))
 
     /// The options a request is sent with: the request's own over the workflow's `defaults:`,
     /// over the command line's (`--timeout`, `--proxy`, `--cacert`, …), over ``builtIns``.
@@ -125,13 +125,18 @@ package struct RequestOptions: Sendable {
     }
 }
 
-package enum HTTPVersion: String, Sendable, Hashable {
+/// `http_version:` as written (nil: negotiated). Workflow-model types of a request that have a
+/// rendered counterpart in CourierHTTP are named `Request…` (like ``RequestAuth``): there
+/// `HTTPRequestOptions.HTTPVersion`, `TLSOptions` and `MultipartPart` are the rendered ones,
+/// built by the engine's `RequestBuilder`.
+package enum RequestHTTPVersion: String, Sendable, Hashable {
     case http1_1 = "1.1"
     case http2 = "2"
 }
 
-/// `tls:` options; paths are relative to ``Workflow/directory``.
-package struct TLSOptions: Sendable {
+/// `tls:` options as written (templates); paths are relative to ``Workflow/directory``.
+/// Rendered into CourierHTTP's `TLSOptions`.
+package struct RequestTLSOptions: Sendable {
     package var ca: Template?
     /// PEM or PKCS#12 (`.p12`/`.pfx`).
     package var cert: Template?
@@ -152,8 +157,8 @@ package struct TLSOptions: Sendable {
         self.pinnedKey = pinnedKey
     }
 
-    package func merged(over lower: TLSOptions) -> TLSOptions {
-        TLSOptions(ca: ca ?? lower.ca, cert: cert ?? lower.cert, key: key ?? lower.key,
+    package func merged(over lower: RequestTLSOptions) -> RequestTLSOptions {
+        RequestTLSOptions(ca: ca ?? lower.ca, cert: cert ?? lower.cert, key: key ?? lower.key,
                    password: password ?? lower.password, insecure: insecure ?? lower.insecure,
                    pinnedKey: pinnedKey ?? lower.pinnedKey)
     }
