@@ -39,7 +39,8 @@ package struct RunSettings: Sendable {
     /// `--timeout`, `--insecure`, `--cacert`, `--cert`, `--key` and `--proxy` as the
     /// command-line layer of ``RequestOptions/layered(request:defaults:commandLine:)``.
     /// Their files are named relative to the working directory, so they are made
-    /// absolute here: a workflow's directory no longer applies to them.
+    /// absolute here: the layered result resolves what is left relative against the
+    /// directory of the workflow, which must not apply to them.
     package var commandLineOptions: RequestOptions {
         let range = SourceRange(at: SourceLocation(file: "<command line>", line: 1, column: 1))
         func literal(_ text: String?) -> Template? { text.map { Template(literal: $0, range: range) } }
