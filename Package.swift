@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "CourierHTTP", dependencies: ["CCurl"]),
         .target(name: "CourierWorkflow", dependencies: ["CYAML", "CourierDiagnostics", "CourierJSON", "CourierSecrets"]),
         .target(name: "CourierEngine", dependencies: ["CourierWorkflow", "CourierJSON", "CourierHTTP", "CourierDiagnostics", "CourierSecrets"]),
-        .target(name: "CourierReports", dependencies: ["CourierEngine", "CourierDiagnostics", "CourierJSON", "CourierSecrets"]),
+        .target(name: "CourierReports", dependencies: ["CourierEngine", "CourierDiagnostics", "CourierHTTP", "CourierSecrets"]),
         .executableTarget(
             name: "courier",
             dependencies: ["CourierEngine", "CourierReports", "CourierWorkflow", "CourierJSON", "CourierHTTP", "CourierDiagnostics", "CourierSecrets"]
@@ -38,8 +38,8 @@ let package = Package(
         .executableTarget(name: "courier-mask-bench", dependencies: ["CourierSecrets"], path: "Benchmarks/masking/Sources"),
         .testTarget(name: "CourierJSONTests", dependencies: ["CourierJSON"]),
         .testTarget(name: "CourierSecretsTests", dependencies: ["CourierSecrets"]),
-        .testTarget(name: "CourierWorkflowTests", dependencies: ["CourierWorkflow", "CourierDiagnostics"], exclude: ["Fixtures"]),
-        .testTarget(name: "CourierEngineTests", dependencies: ["CourierEngine", "CourierWorkflow", "CourierHTTP", "CourierJSON"]),
+        .testTarget(name: "CourierWorkflowTests", dependencies: ["CourierWorkflow", "CourierDiagnostics", "CourierJSON"], exclude: ["Fixtures"]),
+        .testTarget(name: "CourierEngineTests", dependencies: ["CourierEngine", "CourierWorkflow", "CourierHTTP", "CourierJSON", "CourierDiagnostics"]),
         .testTarget(name: "CourierReportsTests", dependencies: ["CourierReports", "CourierEngine", "CourierSecrets", "CourierDiagnostics", "CourierHTTP"]),
         // Unit tests of the command-line target's own logic (ignore rules).
         .testTarget(name: "CourierCLITests", dependencies: ["courier"]),

@@ -121,7 +121,9 @@ enum RunCommand {
         // After a signal, the reports of what ran are written as soon as the main steps
         // have stopped: a teardown that then hangs until SIGKILL cannot take them along.
         let control = RunControl(onStepsStopped: { partial in reports.writeInBackground(partial) })
-        let engine = Engine(transport: client, settings: settings, control: control, onEvent: { console.handle($0) })
+        // One SourceStore for the run: files included at run time are read once, into the
+        // store the console renders their diagnostics from.
+        let engine = Engine(transport: client, settings: settings, sources: sources, control: control, onEvent: { console.handle($0) })
         let workflows = loaded.workflows
         // The engine runs on the HTTP driver thread: no thread hop per request.
         let runTask = Task(executorPreference: client.taskExecutor) { await engine.run(workflows) }
@@ -212,14 +214,8 @@ enum RunCommand {
             case .failure(let list):
                 diagnostics += list.diagnostics
             case .success(let definitions):
-                let renderer = TemplateRenderer(scope: Scope(environment: environment))
-                for definition in definitions {
-                    do {
-                        settings.fileVariables.append((definition.name, try renderer.value(definition.value)))
-                    } catch {
-                        diagnostics.append(.error(error.message, at: error.range))
-                    }
-                }
+                // Parsed here (errors before sending); the engine evaluates the templates.
+                diagnostics += settings.addFileVariables(definitions)
             }
         }
         for assignment in parsed.all("--var") {
