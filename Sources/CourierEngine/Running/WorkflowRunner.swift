@@ -409,9 +409,11 @@ final class WorkflowRunner {
         }
         // `outcomes` holds at least the first attempt.
         let deciding = outcomes[outcomes.count - 1]
-        let committed = commit(deciding, step: step)
+        commit(deciding, step: step)
+        // The result shows what the deciding attempt captured, committed or not (a failed step's
+        // captures help to see why it failed); the scope has them only when the step succeeded.
         return StepResult(name: context.prefix + name(of: step), phase: phase, location: step.range, iteration: iteration,
-                          outcome: deciding.stepOutcome, attempts: outcomes.compactMap(\.record), captures: committed,
+                          outcome: deciding.stepOutcome, attempts: outcomes.compactMap(\.record), captures: deciding.captures,
                           durationMicroseconds: clock.elapsedMicroseconds(since: start))
     }
 
@@ -488,8 +490,8 @@ final class WorkflowRunner {
 
     /// Makes the deciding attempt visible to the steps after it: `steps.<id>` when a
     /// response came back, and its captures only when the step succeeded (a failed step
-    /// under `continue_on_failure` leaves the variables as they were). Returns what was captured.
-    private func commit(_ outcome: AttemptOutcome, step: Step) -> [CapturedValue] {
+    /// under `continue_on_failure` leaves the variables as they were).
+    private func commit(_ outcome: AttemptOutcome, step: Step) {
         if let id = step.id?.value, let value = outcome.stepValue {
             scope.steps[id] = value
         }
@@ -497,12 +499,11 @@ final class WorkflowRunner {
         for warning in outcome.warnings {
             engine.onEvent(.warning(file: workflow.file, message: warning))
         }
-        guard outcome.succeeded else { return [] }
+        guard outcome.succeeded else { return }
         for capture in outcome.captures {
             scope[capture.name] = capture.value
             captureDefinitions[capture.name, default: 0] += 1
         }
-        return outcome.captures
     }
 
     /// Credentials in what libcurl really sent (its jar's `Cookie`, Basic credentials built
