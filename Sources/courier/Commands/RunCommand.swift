@@ -116,6 +116,8 @@ enum RunCommand {
         consoleOptions.color = Output.useColor(parsed.last("--color"), fileDescriptor: consoleOutput.fileDescriptor)
         consoleOptions.quiet = parsed.has("--quiet")
         consoleOptions.verbose = parsed.has("--verbose")
+        // What is running, on a terminal only: a log or a pipe gets the blocks alone.
+        consoleOptions.statusLine = !consoleOptions.quiet && isatty(consoleOutput.fileDescriptor) == 1
         let console = ConsoleReporter(options: consoleOptions, sources: sources, output: consoleOutput)
         let client = HTTPClient()
         // After a signal, the reports of what ran are written as soon as the main steps
