@@ -110,4 +110,16 @@ import Testing
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(clock.now() == .milliseconds(3500))
     }
+
+    @Test("the teardown deadline after an interruption is waited for on the injected sleeper")
+    func teardownDeadlineUsesTheSleeper() async throws {
+        let clock = ManualClock()
+        let control = RunControl(teardownGrace: .seconds(10), clock: clock, sleeper: clock)
+        #expect(!control.teardownDeadlinePassed)
+        control.interrupt(Interruption(signal: 15, signalName: "SIGTERM"))
+        // The manual sleeper returns at once; bounded wait for the detached deadline task.
+        for _ in 0..<500 where !control.teardownDeadlinePassed { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(control.teardownDeadlinePassed)
+        #expect(clock.sleeps == [.seconds(10)])
+    }
 }
