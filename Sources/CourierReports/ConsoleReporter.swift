@@ -162,9 +162,16 @@ package final class ConsoleReporter: Sendable {
             }
         }
         let failedWorkflows = run.workflows.filter { !$0.passed }.count
+        // Workflows `--fail-fast` never started are neither passed nor failed.
+        let notRun = run.workflows.filter { workflow in
+            !workflow.steps.isEmpty && workflow.steps.allSatisfy {
+                if case .skipped(let reason) = $0.outcome { reason == RunStop.notRunReason } else { false }
+            }
+        }.count
         var text = "\n"
         text += "\(run.workflows.count) workflow\(run.workflows.count == 1 ? "" : "s")"
-        text += " (\(run.workflows.count - failedWorkflows) passed, \(failedWorkflows) failed),"
+        text += " (\(run.workflows.count - failedWorkflows - notRun) passed, \(failedWorkflows) failed"
+        text += (notRun > 0 ? ", \(notRun) not run" : "") + "),"
         let steps = passed + failed + errored + skipped
         text += " \(steps) step\(steps == 1 ? "" : "s"): \(passed) passed, \(failed) failed,"
         text += " \(errored) errored, \(skipped) skipped in \(Self.duration(run.durationMicroseconds))\n"

@@ -90,6 +90,7 @@ struct JobsTests {
         #expect(result.duration < .seconds(15), "the running workflows were not cancelled: \(result.duration)")
         #expect(!result.stdout.contains("INTERRUPTED"), result.context)
         #expect(result.stdout.contains("FAILED"), result.context)
+        #expect(result.stdout.contains("6 workflows (0 passed, 4 failed, 2 not run), 16 steps:"), result.context)
         #expect(result.stdout.line(containing: "SKIP", "after", "(cancelled: --fail-fast)") != nil, result.context)
         #expect(result.stdout.line(containing: "SKIP", "hold", "(not run: --fail-fast)") != nil, result.context)
 

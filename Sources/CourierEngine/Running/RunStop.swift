@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// Both end in task cancellation, so a cancelled task alone cannot tell a
 /// `--fail-fast` stop from Ctrl-C: the runners ask this first.
-final class RunStop: Sendable {
+package final class RunStop: Sendable {
     private let failedFast = Atomic<Bool>(false)
 
     /// A workflow failed under `--fail-fast`: the others are cancelled.
@@ -15,6 +15,6 @@ final class RunStop: Sendable {
 
     /// What running workflows say about the steps they skip or abort.
     static let cancelledReason = "cancelled: --fail-fast"
-    /// What workflows that never started say about their steps.
-    static let notRunReason = "not run: --fail-fast"
+    /// What workflows that never started say about their steps (the console counts them apart).
+    package static let notRunReason = "not run: --fail-fast"
 }
