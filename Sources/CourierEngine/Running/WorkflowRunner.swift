@@ -397,6 +397,8 @@ final class WorkflowRunner {
     /// Runs a request step: attempts until the policy stops, then commits the deciding
     /// (last) attempt to the scope. Every attempt is kept in the result.
     private func perform(_ request: Request, step: Step, phase: StepPhase, context: StepContext, iteration: Int?, start: Int) async -> StepResult {
+        // Named before anything of it is committed: its own captures do not rename it.
+        let stepName = context.prefix + name(of: step)
         // Retries, polling and the auth flow's refresh plug in here, as policies.
         var policy: any AttemptPolicy = SingleAttempt()
         var outcomes: [AttemptOutcome] = []
@@ -412,7 +414,7 @@ final class WorkflowRunner {
         commit(deciding, step: step)
         // The result shows what the deciding attempt captured, committed or not (a failed step's
         // captures help to see why it failed); the scope has them only when the step succeeded.
-        return StepResult(name: context.prefix + name(of: step), phase: phase, location: step.range, iteration: iteration,
+        return StepResult(name: stepName, phase: phase, location: step.range, iteration: iteration,
                           outcome: deciding.stepOutcome, attempts: outcomes.compactMap(\.record), captures: deciding.captures,
                           durationMicroseconds: clock.elapsedMicroseconds(since: start))
     }
