@@ -60,6 +60,32 @@ struct JobsTests {
         #expect(report.cases.map(\.name) == (1...8).flatMap { ["wait \($0)", "after \($0)"] })
     }
 
+    @Test("--jobs 4: each workflow has its own cookie jar, also while the others run")
+    func cookieJarsPerWorkflow() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        let group = Self.group()
+        for index in 1...4 {
+            try workspace.write("flows/0\(index).yaml", """
+                name: jar \(index)
+                steps:
+                  - name: set
+                    request: { url: "{{ base_url }}/cookies/set?who=w\(index)" }
+                  - name: wait for the others
+                    request: { url: "{{ base_url }}/delay?ms=800&group=\(group)" }
+                  - name: read back
+                    request: { url: "{{ base_url }}/cookies" }
+                    expect:
+                      json:
+                        $.cookies: { who: w\(index) }
+                """)
+        }
+        let result = try await Courier.run(files: ["flows"], workspace: workspace, server: server, extra: ["--jobs", "4"])
+        #expect(result.status == 0, result.context)
+        let peak = try server.getJSON("/concurrency?group=\(group)")["peak"] as? Int ?? 0
+        #expect(peak >= 2, "the workflows did not overlap (peak \(peak)): the test proves nothing")
+    }
+
     @Test("--fail-fast --jobs 4: running workflows cancelled ('cancelled: --fail-fast', teardown run), the rest 'not run: --fail-fast' in console and JUnit, exit 1")
     func failFastWithJobs() async throws {
         let server = try TestServer.shared()
