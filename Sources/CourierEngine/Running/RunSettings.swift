@@ -24,8 +24,10 @@ package struct RunSettings: Sendable {
     package var certificatePath: String?
     package var keyPath: String?
     package var proxy: String?
-    /// `--fail-fast`: stop after the first failed workflow.
+    /// `--fail-fast`: after the first failed workflow, cancel the running ones and start no more.
     package var failFast = false
+    /// `-j/--jobs`: how many workflows run at once (at least 1; 1 runs them one after the other).
+    package var jobs = 1
     /// `--max-body-size`: response bodies above this size fail the step. Default 256 MiB.
     package var maxResponseBytes = 256 * 1024 * 1024
     /// The run's secrets: the engine registers every secret value it meets here
