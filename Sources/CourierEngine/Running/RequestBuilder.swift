@@ -14,6 +14,14 @@ struct RequestBuilder {
     let cookieJar: CookieJar?
 
     func build(_ request: Request, defaults: RequestOptions) throws(EvaluationError) -> HTTPRequest {
+        try build(request, defaults: defaults, applying: nil).request
+    }
+
+    /// Builds the request with the workflow `auth:` flow's `apply` when `flow` is given (the
+    /// caller decides which requests get it). Credentials, by precedence: the request's own
+    /// `auth` (`none`: nothing), else `apply`, else `defaults.auth`. `applied` holds the
+    /// rendered `apply` values: credentials, whatever their header's name.
+    func build(_ request: Request, defaults: RequestOptions, applying flow: AuthFlow?) throws(EvaluationError) -> (request: HTTPRequest, applied: [String]) {
         let options = RequestOptions.layered(request: request.options, defaults: defaults, commandLine: settings.commandLineOptions)
 
         var url = try renderer.string(request.url)
@@ -24,6 +32,10 @@ struct RequestBuilder {
             url = Self.join(base, url)
         }
         url = try appendQuery(request.query, to: url)
+        var applied: [String] = []
+        if let flow, !flow.applyQuery.isEmpty {
+            url = try appendQuery(flow.applyQuery, to: url, rendered: &applied)
+        }
 
         var headers = HTTPHeaders()
         // In layer order (defaults first): a later entry replaces an earlier one of the
@@ -36,14 +48,27 @@ struct RequestBuilder {
                 headers.remove(name: name)
             }
         }
-        try applyAuth(request.auth, to: &headers)
+        if let flow {
+            // Over `defaults.headers`, under the request's own headers of the same name.
+            for entry in flow.applyHeaders {
+                let name = try headerName(entry)
+                var own = false
+                for written in request.options.headers where try headerName(written).caseInsensitiveEquals(name) { own = true }
+                guard !own, let value = entry.value else { continue }
+                let rendered = try renderer.string(value)
+                headers.set(name: name, value: rendered)
+                applied.append(rendered)
+            }
+        } else {
+            try applyAuth(request.auth ?? defaults.auth, to: &headers)
+        }
 
         // The merge drops `null` headers, so the step's own list tells whether it removed the type.
         let contentTypeRemoved = request.options.headers.contains { $0.value == nil && ((try? headerName($0))?.caseInsensitiveEquals("Content-Type") ?? false) }
         let body = try self.body(request.body, headers: &headers, contentTypeRemoved: contentTypeRemoved)
         let method = try renderer.string(request.method).uppercased()
-        return HTTPRequest(method: method.isEmpty ? "GET" : method, url: url, headers: headers, body: body,
-                           options: try transportOptions(options))
+        return (HTTPRequest(method: method.isEmpty ? "GET" : method, url: url, headers: headers, body: body,
+                            options: try transportOptions(options)), applied)
     }
 
     /// A header's name, rendered when it holds a template and then checked like a fixed
@@ -74,6 +99,13 @@ struct RequestBuilder {
     }
 
     private func appendQuery(_ query: [(name: Template, values: [TemplateValue])], to url: String) throws(EvaluationError) -> String {
+        var rendered: [String] = []
+        return try appendQuery(query, to: url, rendered: &rendered)
+    }
+
+    /// `rendered` collects the values as sent (for `apply`, whose values are credentials).
+    private func appendQuery(_ query: [(name: Template, values: [TemplateValue])], to url: String,
+                             rendered: inout [String]) throws(EvaluationError) -> String {
         guard !query.isEmpty else { return url }
         var pairs: [String] = []
         for (nameTemplate, values) in query {
@@ -83,6 +115,7 @@ struct RequestBuilder {
                 // A list value repeats the parameter: `tag: [a, b]` → `tag=a&tag=b`.
                 let items: [JSONValue] = if case .array(let list) = resolved { list } else { [resolved] }
                 for item in items {
+                    rendered.append(TemplateRenderer.interpolation(item))
                     pairs.append(Filters.percentEncode(name) + "=" + Filters.percentEncode(TemplateRenderer.interpolation(item)))
                 }
             }

@@ -12,6 +12,15 @@ struct StepContext {
     /// `""`, or `login › ` inside an include (nested includes add more).
     var prefix: String
     var chain: [String]
+    /// Inside the `auth:` flow's `login` steps: their requests get no `apply` and log in no one.
+    var inLogin = false
+    /// `""`, or ` (2)` for the entries of a second login run.
+    var suffix = ""
+
+    /// The context of the steps of an include inside this one.
+    func entering(directory: String, label: String, file: String) -> StepContext {
+        StepContext(directory: directory, prefix: prefix + label + " › ", chain: chain + [file], inLogin: inLogin, suffix: suffix)
+    }
 }
 
 /// Runs one workflow: variables, setup, steps, teardown.
@@ -37,6 +46,8 @@ final class WorkflowRunner {
     private var captureDefinitions: [String: Int] = [:]
     /// One jar per workflow run, so runs never see each other's sessions.
     private let cookieJar = CookieJar()
+    /// The `auth:` flow's state: credentials are this workflow's own (spec section 9).
+    private var authSession: AuthSession?
 
     init(workflow: Workflow, index: Int, engine: Engine, clock: RunClock, stop: RunStop) {
         self.workflow = workflow
@@ -45,6 +56,7 @@ final class WorkflowRunner {
         self.clock = clock
         self.stop = stop
         self.scope = Scope(environment: engine.settings.environment)
+        self.authSession = workflow.auth.map(AuthSession.init)
     }
 
     /// Runs the workflow. The engine has announced its start already.
@@ -107,11 +119,17 @@ final class WorkflowRunner {
                 skip(step, phase: phase, context: context, reason: teardownDeadlineReason)
                 continue
             }
+            let loginFailedBefore = authSession?.failure != nil
             let failed = await runStep(step, phase: phase, context: context)
             anyFailed = anyFailed || failed
-            let goOn = phase == .steps && (step.continueOnFailure ?? workflow.continueOnFailure)
+            // A failed login stops the workflow whatever `continue_on_failure` says: every
+            // request after it would fail the same way (teardown still runs).
+            let loginFailed = !loginFailedBefore && authSession?.failure != nil && !context.inLogin
+            let goOn = phase == .steps && (step.continueOnFailure ?? workflow.continueOnFailure) && !loginFailed
             if failed && !goOn && phase != .teardown {
-                skipReason = Task.isCancelled ? stopReason : (phase == .setup ? "setup failed" : "an earlier step failed")
+                skipReason = Task.isCancelled ? stopReason
+                    : loginFailed ? "login failed"
+                    : (phase == .setup ? "setup failed" : "an earlier step failed")
             }
         }
         return anyFailed
@@ -330,7 +348,7 @@ final class WorkflowRunner {
     private func runInclude(_ include: Include, step: Step, phase: StepPhase, context: StepContext,
                             iteration: Int?, start: Int) async -> Bool {
         func fail(_ type: String, _ message: String, at location: SourceRange?) -> Bool {
-            record(StepResult(name: context.prefix + name(of: step), phase: phase, location: step.range, iteration: iteration,
+            record(StepResult(name: fullName(of: step, in: context), phase: phase, location: step.range, iteration: iteration,
                               outcome: .errored(StepError(type: type, message: message, location: location ?? include.range)),
                               durationMicroseconds: clock.elapsedMicroseconds(since: start)))
             return true
@@ -380,8 +398,7 @@ final class WorkflowRunner {
         for (name, value) in values { scope[name] = value }
         let label = step.name.flatMap { try? renderer.string($0) } ?? file.displayName
         let numbered = iteration.map { "\(label) [\($0)]" } ?? label
-        let innerContext = StepContext(directory: file.directory, prefix: context.prefix + numbered + " › ",
-                                       chain: context.chain + [file.path])
+        let innerContext = context.entering(directory: file.directory, label: numbered, file: file.path)
         var reason: String? = nil
         let failed = await runPhase(file.steps, phase: phase, context: innerContext, skipReason: &reason)
         for (name, previous, captures) in shadowed where captureDefinitions[name, default: 0] == captures {
@@ -398,14 +415,46 @@ final class WorkflowRunner {
     /// (last) attempt to the scope. Every attempt is kept in the result.
     private func perform(_ request: Request, step: Step, phase: StepPhase, context: StepContext, iteration: Int?, start: Int) async -> StepResult {
         // Named before anything of it is committed: its own captures do not rename it.
-        let stepName = context.prefix + name(of: step)
-        // Retries, polling and the auth flow's refresh plug in here, as policies.
+        let stepName = fullName(of: step, in: context)
+        // Retries and polling plug in here, as policies.
         var policy: any AttemptPolicy = SingleAttempt()
         var outcomes: [AttemptOutcome] = []
+        func result(_ outcome: StepOutcome, captures: [CapturedValue] = []) -> StepResult {
+            StepResult(name: stepName, phase: phase, location: step.range, iteration: iteration,
+                       outcome: outcome, attempts: outcomes.compactMap(\.record), captures: captures,
+                       durationMicroseconds: clock.elapsedMicroseconds(since: start))
+        }
+
+        // The auth flow: log in before the first request that needs credentials.
+        let flow = authSession.flatMap { $0.applies(to: request, inLogin: context.inLogin) ? $0.flow : nil }
+        if flow != nil, let session = authSession {
+            if let failure = session.failure { return result(.errored(failure)) }
+            if !session.loggedIn, let failure = await logIn() { return result(.errored(failure)) }
+        }
+        // A refusal in `refresh_on` logs in again and resends once: the resend is another
+        // attempt of this step, which the policy does not count (a refresh uses up no retry).
+        var refreshed = false
         while true {
-            let outcome = await attempt(request, step: step, phase: phase, context: context)
+            var outcome = await attempt(request, step: step, phase: phase, context: context, applying: flow)
+            let status = outcome.record?.response?.status
+            if flow != nil, let status, let session = authSession, session.refreshes(on: status) {
+                if !refreshed {
+                    refreshed = true
+                    outcomes.append(outcome)
+                    if let failure = await logIn() { return result(.errored(failure)) }
+                    continue
+                }
+                // Once per step: a retry after the refresh does not refresh again.
+                let refusal = AssertionFailure(
+                    location: request.range, subject: "auth",
+                    message: "the refreshed credentials were refused too: \(status) again after logging in again",
+                    expected: "a status not in refresh_on \(session.flow.refreshOn)", actual: String(status))
+                outcome.failures.insert(refusal, at: 0)
+                outcome.record?.failures = outcome.failures
+            }
             outcomes.append(outcome)
-            guard case .again(let wait, _) = policy.decide(after: outcome, number: outcomes.count) else { break }
+            let counted = outcomes.count - (refreshed ? 1 : 0)
+            guard case .again(let wait, _) = policy.decide(after: outcome, number: counted) else { break }
             // A cancelled wait ends the step with what the last attempt came to.
             do { try await engine.sleeper.sleep(for: wait) } catch { break }
         }
@@ -414,18 +463,52 @@ final class WorkflowRunner {
         commit(deciding, step: step)
         // The result shows what the deciding attempt captured, committed or not (a failed step's
         // captures help to see why it failed); the scope has them only when the step succeeded.
-        return StepResult(name: stepName, phase: phase, location: step.range, iteration: iteration,
-                          outcome: deciding.stepOutcome, attempts: outcomes.compactMap(\.record), captures: deciding.captures,
-                          durationMicroseconds: clock.elapsedMicroseconds(since: start))
+        return result(deciding.stepOutcome, captures: deciding.captures)
+    }
+
+    /// Runs the `auth:` flow's `login` steps, reported as their own entries (`auth › log in`,
+    /// `auth › log in (2)` the second time); their captures go to the workflow's scope.
+    /// Returns the error for the step that needed the login when it failed.
+    private func logIn() async -> StepError? {
+        guard var session = authSession else { return nil }
+        let suffix = session.beginLogin()
+        authSession = session
+        let context = StepContext(directory: workflow.directory, prefix: "auth › ", chain: [FilePaths.normalize(workflow.file)],
+                                  inLogin: true, suffix: suffix)
+        let before = results.count
+        var reason: String? = nil
+        let failed = await runPhase(session.flow.login, phase: .auth, context: context, skipReason: &reason)
+        guard failed else {
+            authSession?.loginPassed()
+            return nil
+        }
+        // The login's own entry carries its diagnostics (request, response); the step that
+        // needed it names it and says what went wrong first.
+        let failedEntry = results[before...].first { $0.outcome.isProblem }
+        var message = "login failed"
+        if let entry = failedEntry {
+            message += ": '\(entry.displayName)' "
+            switch entry.outcome {
+            case .failed(let failures): message += failures.first.map { "failed: \($0.subject): \($0.message)" } ?? "failed"
+            case .errored(let error): message += "could not be carried out: \(error.message)"
+            case .passed, .skipped: break
+            }
+        }
+        let error = StepError(type: "login_failed", message: message, location: failedEntry?.location ?? session.flow.range)
+        authSession?.loginFailed(error)
+        return error
     }
 
     /// One attempt: builds and sends the request, checks the expectations and evaluates
     /// the captures against a copy of the scope. Changes no variable of the workflow.
-    private func attempt(_ request: Request, step: Step, phase: StepPhase, context: StepContext) async -> AttemptOutcome {
+    private func attempt(_ request: Request, step: Step, phase: StepPhase, context: StepContext, applying flow: AuthFlow?) async -> AttemptOutcome {
         let builder = RequestBuilder(renderer: renderer, settings: engine.settings, directory: context.directory, cookieJar: cookieJar)
         let httpRequest: HTTPRequest
         do {
-            httpRequest = try builder.build(request, defaults: workflow.defaults)
+            let built = try builder.build(request, defaults: workflow.defaults, applying: flow)
+            httpRequest = built.request
+            // What `apply` adds is a credential, whatever its header's (or parameter's) name.
+            for value in built.applied { addCredentialText(value) }
         } catch {
             return AttemptOutcome(error: StepError(type: "template", message: error.message, location: error.range))
         }
@@ -549,16 +632,21 @@ final class WorkflowRunner {
     private func skip(_ step: Step, phase: StepPhase, context: StepContext, reason: String) {
         if case .include(let include) = step.action, let file = include.resolved, !file.steps.isEmpty {
             let label = step.name.map { TemplateSource.text(of: $0) } ?? file.displayName
-            let inner = StepContext(directory: file.directory, prefix: context.prefix + label + " › ", chain: context.chain + [file.path])
+            let inner = context.entering(directory: file.directory, label: label, file: file.path)
             for included in file.steps { skip(included, phase: phase, context: inner, reason: reason) }
             return
         }
-        record(StepResult(name: context.prefix + name(of: step), phase: phase, location: step.range, outcome: .skipped(reason: reason)))
+        record(StepResult(name: fullName(of: step, in: context), phase: phase, location: step.range, outcome: .skipped(reason: reason)))
     }
 
     private func errored(_ step: Step, phase: StepPhase, context: StepContext, _ error: EvaluationError) -> StepResult {
-        StepResult(name: context.prefix + name(of: step), phase: phase, location: step.range,
+        StepResult(name: fullName(of: step, in: context), phase: phase, location: step.range,
                    outcome: .errored(StepError(type: "template", message: error.message, location: error.range)))
+    }
+
+    /// `login › log in`, `auth › log in (2)`: the name reports show, with its include and login prefixes.
+    private func fullName(of step: Step, in context: StepContext) -> String {
+        context.prefix + name(of: step) + context.suffix
     }
 
     /// The step's `name` rendered when its variables exist, else as written.

@@ -146,6 +146,10 @@ private struct Walker {
                 visit(header.name)
                 visit(header.value)
             }
+            for (name, values) in auth.applyQuery {
+                visit(name)
+                for v in values { visit(v) }
+            }
         }
         // `defaults:` is rendered for every request: a name captured by any
         // step may be meant for the requests after it.
@@ -272,6 +276,12 @@ private struct Walker {
             for t in [tls.ca, tls.cert, tls.key, tls.password, tls.pinnedKey] { visit(t) }
         }
         if let abortIf = options.retry?.abortIf { visit(abortIf) }
+        switch options.auth {
+        case .bearer(let t)?: visit(t)
+        case .basic(let u, let p)?: visit(u); visit(p)
+        case .header(let n, let v)?: visit(n); visit(v)
+        case .none?, nil: break
+        }
     }
 
     private mutating func visit(_ expect: Expectations) {

@@ -11,7 +11,7 @@ extension WorkflowDecoder {
                              "http_version", "compressed", "cookies", "proxy", "tls"]
     static let bodyKeys = ["json", "form", "multipart", "body", "body_file"]
     static let requestKeys = ["method", "url", "query", "headers", "auth"] + bodyKeys + ["content_type"] + optionKeys
-    static let defaultsKeys = ["headers"] + optionKeys + ["retry"]
+    static let defaultsKeys = ["headers", "auth"] + optionKeys + ["retry"]
 
     // MARK: - Request
 
@@ -35,7 +35,7 @@ extension WorkflowDecoder {
         return Request(method: method, url: url, query: query, auth: auth, body: body, options: options, range: node.range)
     }
 
-    private func query(_ node: YAMLNode) -> [(name: Template, values: [TemplateValue])] {
+    func query(_ node: YAMLNode) -> [(name: Template, values: [TemplateValue])] {
         guard let entries = namedEntries(node, for: "'query'") else { return [] }
         return entries.compactMap { entry in
             let name = parseTemplate(entry.name, entry.key)
@@ -74,7 +74,7 @@ extension WorkflowDecoder {
         }
     }
 
-    private func requestAuth(_ node: YAMLNode) -> RequestAuth? {
+    func requestAuth(_ node: YAMLNode) -> RequestAuth? {
         if let scalar = node.scalar, scalar.text == "none" { return RequestAuth.none }
         guard let f = fields(node, in: "auth", allowed: ["bearer", "basic", "header"]) else { return nil }
         let present = ["bearer", "basic", "header"].filter(f.has)
@@ -198,6 +198,7 @@ extension WorkflowDecoder {
         var options = options(f, context: "defaults")
         if let h = f["headers"] { options.headers = headers(h, for: "headers") }
         if let r = f["retry"] { options.retry = retryPolicy(r) }
+        if let a = f["auth"] { options.auth = requestAuth(a) }
         return options
     }
 

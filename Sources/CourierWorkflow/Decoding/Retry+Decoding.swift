@@ -44,15 +44,19 @@ extension WorkflowDecoder {
         guard let f = fields(node, in: "auth", allowed: ["login", "apply", "refresh_on"]) else { return nil }
         let login = required(f, "login", in: "auth").map { steps($0, for: "login") } ?? []
         var headers: [HeaderEntry] = []
+        var query: [(name: Template, values: [TemplateValue])] = []
         if let apply = required(f, "apply", in: "auth"),
-           let a = fields(apply, in: "auth.apply", allowed: ["headers"]),
-           let h = required(a, "headers", in: "auth.apply") {
-            headers = self.headers(h, for: "headers")
+           let a = fields(apply, in: "auth.apply", allowed: ["headers", "query"]) {
+            if let h = a["headers"] { headers = self.headers(h, for: "headers") }
+            if let q = a["query"] { query = self.query(q) }
+            if a["headers"] == nil && a["query"] == nil {
+                error("'auth.apply' needs 'headers' or 'query' (what to add to each request)", at: apply.range)
+            }
         }
         var refreshOn = [401]
         if let r = f["refresh_on"], let items = sequence(r, for: "refresh_on") {
             refreshOn = items.compactMap { int($0, for: "refresh_on", minimum: 100) }
         }
-        return AuthFlow(login: login, applyHeaders: headers, refreshOn: refreshOn, range: node.range)
+        return AuthFlow(login: login, applyHeaders: headers, applyQuery: query, refreshOn: refreshOn, range: node.range)
     }
 }

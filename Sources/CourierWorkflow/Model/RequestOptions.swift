@@ -29,6 +29,10 @@ package struct RequestOptions: Sendable {
     package var tls: RequestTLSOptions?
     /// Only in `defaults:` (a step's `retry:` overrides it as a whole).
     package var retry: RetryPolicy?
+    /// Only in `defaults:`: the `auth` of every request that has none of its own and gets
+    /// no `auth.apply` (spec section 9). Not layered by ``merged(over:)``: the engine picks
+    /// between a request's own `auth`, `apply` and this one.
+    package var auth: RequestAuth?
 
     package init(baseURL: Template? = nil, headers: [HeaderEntry] = [], timeout: Duration? = nil,
                  connectTimeout: Duration? = nil, followRedirects: Bool? = nil, maxRedirects: Int? = nil,

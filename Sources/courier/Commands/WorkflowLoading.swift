@@ -80,9 +80,6 @@ enum WorkflowLoading {
     /// beats a workflow that silently runs without them.
     static func notYetRun(_ workflow: Workflow) -> [Diagnostic] {
         var warnings: [Diagnostic] = []
-        if let auth = workflow.auth {
-            warnings.append(.warning("the workflow 'auth' flow is not carried out by this version of courier yet: requests are sent without its credentials", at: auth.range))
-        }
         if let retry = workflow.defaults.retry {
             warnings.append(.warning("'retry' is not carried out by this version of courier yet: every step runs once", at: retry.range))
         }
