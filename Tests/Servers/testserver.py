@@ -515,6 +515,10 @@ class Handler(BaseHTTPRequestHandler):
         (r"/auth/refresh", "POST", "refresh"),
         (r"/oauth/token", "POST", "oauth_token"),
         (r"/auth/stats", "GET", "auth_stats"),
+        # workflow auth flow (issue 12): per-key logins and token uses
+        (r"/flow/token", "POST", "flow_token"),
+        (r"/flow/protected", "*", "flow_protected"),
+        (r"/flow/stats", "GET", "flow_stats"),
         (r"/protected", "*", "protected"),
         (r"/basic", "*", "basic"),
         (r"/health", "GET", "health"),
@@ -1001,6 +1005,63 @@ class Handler(BaseHTTPRequestHandler):
             return None
         return (user, password) if sep else None
 
+    # ---- workflow auth flow (issue 12) ----------------------------------
+    # Everything is counted per `?key=K`, so tests running at once never see each other's logins.
+
+    def flow_key(self) -> str:
+        return self.query.get("key", ["default"])[-1]
+
+    def h_flow_token(self):
+        """{username: demo, password: secret} (JSON or form) -> an access token for `key` that
+        `/flow/protected?key=K` accepts `?uses=N` times (default 1000; 0: never)."""
+        key = self.flow_key()
+        uses = qint(self.query, "uses", 1000, lo=0)
+        data = self.json_body()
+        with FLOW_LOCK:
+            stats = FLOW_STATS.setdefault(key, {"logins": 0, "refused_logins": 0, "ok": 0, "refused": 0})
+            if not isinstance(data, dict) or (data.get("username"), data.get("password")) != (LOGIN_USER, LOGIN_PASSWORD):
+                stats["refused_logins"] += 1
+                refused = True
+            else:
+                stats["logins"] += 1
+                refused = False
+                token = f"tok-{key}-{stats['logins']}-" + secrets.token_urlsafe(12)
+                FLOW_TOKENS[token] = [key, uses]
+                stats["last_token"] = token
+        if refused:
+            return self.fail(401, "invalid credentials")
+        self.send_json(200, {"access_token": token, "token_type": "Bearer", "expires_in": 3600,
+                             "login": stats["logins"]}, [("Cache-Control", "no-store")])
+
+    def h_flow_protected(self):
+        """Needs a token of `/flow/token` with the same key, as `Authorization: Bearer T` or
+        `?access_token=T`; each success uses one of its uses; else 401."""
+        key = self.flow_key()
+        auth = self.headers.get("Authorization") or ""
+        scheme, _, token = auth.partition(" ")
+        token = token.strip() if scheme.lower() == "bearer" else ""
+        token = token or self.query.get("access_token", [""])[-1]
+        with FLOW_LOCK:
+            stats = FLOW_STATS.setdefault(key, {"logins": 0, "refused_logins": 0, "ok": 0, "refused": 0})
+            entry = FLOW_TOKENS.get(token)
+            ok = entry is not None and entry[0] == key and entry[1] > 0
+            if ok:
+                entry[1] -= 1
+                stats["ok"] += 1
+            else:
+                stats["refused"] += 1
+        if not ok:
+            return self.fail(401, "token missing, unknown or used up",
+                             [("WWW-Authenticate", 'Bearer realm="courier-test"')])
+        self.send_json(200, {"ok": True, "key": key, "uses_left": entry[1]})
+
+    def h_flow_stats(self):
+        """`{logins, refused_logins, ok, refused, last_token}` for `key` (`last_token`: the
+        last one issued, for tests that check it is masked everywhere)."""
+        with FLOW_LOCK:
+            stats = dict(FLOW_STATS.get(self.flow_key(), {"logins": 0, "refused_logins": 0, "ok": 0, "refused": 0}))
+        self.send_json(200, stats)
+
     def h_basic(self):
         creds = self.basic_credentials()
         if creds != (BASIC_USER, BASIC_PASSWORD):
@@ -1011,6 +1072,12 @@ class Handler(BaseHTTPRequestHandler):
 
 # ---------------------------------------------------------------------------
 # servers
+
+
+# /flow/* (workflow auth flow tests): per-key counters, token -> [key, uses left].
+FLOW_STATS: dict = {}
+FLOW_TOKENS: dict = {}
+FLOW_LOCK = threading.Lock()
 
 
 # /delay?group=G counters: peak requests in flight at once per group (tests of --jobs).

@@ -489,7 +489,7 @@ final class WorkflowRunner {
         if let entry = failedEntry {
             message += ": '\(entry.displayName)' "
             switch entry.outcome {
-            case .failed(let failures): message += failures.first.map { "failed: \($0.subject): \($0.message)" } ?? "failed"
+            case .failed(let failures): message += failures.first.map { "failed: \($0.message)" } ?? "failed"
             case .errored(let error): message += "could not be carried out: \(error.message)"
             case .passed, .skipped: break
             }

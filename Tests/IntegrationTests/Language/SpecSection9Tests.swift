@@ -2,11 +2,7 @@ import Foundation
 import Testing
 
 /// Section 9 of the spec: templates, names, filters, functions, operators, and
-/// the workflow `auth:` example.
-///
-/// NOT IMPLEMENTED (another issue): the workflow `auth:` flow (login on first
-/// use, `apply`, refresh on 401). Its example must validate, and does; running
-/// it is not tested here.
+/// the workflow `auth:` example (the flow itself in detail: AuthFlowTests).
 @Suite(.testServer)
 struct SpecSection9Tests {
     @Test("section 9: single expressions keep their type; env, steps, item/index, member and index access; every filter and function; operators")
@@ -101,8 +97,9 @@ struct SpecSection9Tests {
         #expect(report.cases.allSatisfy { $0.passed }, "\(report.cases)")
     }
 
-    @Test("section 9: the workflow auth example validates (running it is another issue)")
-    func authExampleValidates() async throws {
+    @Test("section 9: the workflow auth example validates without warnings and runs as written: login first, then the protected request")
+    func authExampleRuns() async throws {
+        let server = try TestServer.shared()
         let workspace = try Workspace()
         try workspace.write("auth.yaml", """
             name: auth flow
@@ -124,10 +121,12 @@ struct SpecSection9Tests {
             """)
         let result = try await Courier.run(["validate", "--var", "base_url", "auth.yaml"], in: workspace.url)
         #expect(result.status == 0, result.context)
-        // Valid, but the flow is not carried out yet, and validate says so — and nothing else.
-        let warnings = result.stderr.lines.filter { $0.contains(": warning: ") }
-        #expect(warnings.count == 1 && warnings[0].contains("the workflow 'auth' flow is not carried out"), result.context)
-        #expect(!result.stderr.contains(": error: "), result.context)
+        #expect(!result.stderr.contains(": warning: ") && !result.stderr.contains(": error: "), result.context)
+
+        let run = try await Courier.run(files: ["auth.yaml"], workspace: workspace, server: server)
+        #expect(run.status == 0, run.context)
+        let steps = run.stdout.lines.filter { $0.hasPrefix("  PASS") }.map { $0.replacingOccurrences(of: #"\s+\d+ ms$"#, with: "", options: .regularExpression) }
+        #expect(steps == ["  PASS  auth › POST /oauth/token  200", "  PASS  GET /protected  200", "  PASS  GET /health  200"], run.context)
     }
 
     @Test("static name check in validate: a typo is an error before anything is sent; --var names count; command-line-only names warn")
