@@ -48,6 +48,9 @@ final class WorkflowRunner {
     private let cookieJar = CookieJar()
     /// The `auth:` flow's state: credentials are this workflow's own (spec section 9).
     private var authSession: AuthSession?
+    /// Teardown has started: a login it needs is shielded from an interruption like
+    /// teardown's own requests (until the teardown deadline).
+    private var teardownRunning = false
 
     init(workflow: Workflow, index: Int, engine: Engine, clock: RunClock, stop: RunStop) {
         self.workflow = workflow
@@ -78,6 +81,7 @@ final class WorkflowRunner {
         // shielded from the run's cancellation, see `send`), until the control's
         // deadline after an interruption.
         engine.control.teardownStarting(index)
+        teardownRunning = true
         var noSkip: String? = nil
         await runPhase(workflow.teardown, phase: .teardown, context: top, skipReason: &noSkip)
         return finish(durationMicroseconds: clock.elapsedMicroseconds(since: start))
@@ -109,7 +113,7 @@ final class WorkflowRunner {
     private func runPhase(_ steps: [Step], phase: StepPhase, context: StepContext, skipReason: inout String?) async -> Bool {
         var anyFailed = false
         for step in steps {
-            if phase != .teardown {
+            if !isCleaningUp(phase) {
                 if skipReason == nil && Task.isCancelled { skipReason = stopReason }
                 if let reason = skipReason {
                     skip(step, phase: phase, context: context, reason: reason)
@@ -133,6 +137,11 @@ final class WorkflowRunner {
             }
         }
         return anyFailed
+    }
+
+    /// Teardown, or a login that teardown needs: run after an interruption, until its deadline.
+    private func isCleaningUp(_ phase: StepPhase) -> Bool {
+        phase == .teardown || (phase == .auth && teardownRunning)
     }
 
     /// `interrupted by SIGTERM` (or `interrupted` when the task was cancelled without a reason).
@@ -313,8 +322,8 @@ final class WorkflowRunner {
         var failed = false
         let saved = (scope["item"], scope["index"])
         for (index, item) in items.enumerated() {
-            if Task.isCancelled && phase != .teardown { break }
-            if phase == .teardown && engine.control.teardownDeadlinePassed { break }
+            if Task.isCancelled && !isCleaningUp(phase) { break }
+            if isCleaningUp(phase) && engine.control.teardownDeadlinePassed { break }
             scope["item"] = item
             scope["index"] = .number(JSONNumber(index))
             if await runOnce(step, phase: phase, context: context, iteration: index + 1) { failed = true }
@@ -433,27 +442,24 @@ final class WorkflowRunner {
         }
         // A refusal in `refresh_on` logs in again and resends once: the resend is another
         // attempt of this step, which the policy does not count (a refresh uses up no retry).
-        var refreshed = false
+        var refresh = flow.map { RefreshOnStatus(refreshOn: $0.refreshOn) }
         while true {
             var outcome = await attempt(request, step: step, phase: phase, context: context, applying: flow)
-            let status = outcome.record?.response?.status
-            if flow != nil, let status, let session = authSession, session.refreshes(on: status) {
-                if !refreshed {
-                    refreshed = true
-                    outcomes.append(outcome)
-                    if let failure = await logIn() { return result(.errored(failure)) }
-                    continue
+            switch refresh?.decide(afterStatus: outcome.record?.response?.status) {
+            case .logInAgainAndResend?:
+                outcomes.append(outcome)
+                if let failure = await logIn() { return result(.errored(failure)) }
+                continue
+            case .refusedAgain(let status)?:
+                if let refusal = refresh?.refusal(status: status, at: request.range) {
+                    outcome.failures.insert(refusal, at: 0)
+                    outcome.record?.failures = outcome.failures
                 }
-                // Once per step: a retry after the refresh does not refresh again.
-                let refusal = AssertionFailure(
-                    location: request.range, subject: "auth",
-                    message: "the refreshed credentials were refused too: \(status) again after logging in again",
-                    expected: "a status not in refresh_on \(session.flow.refreshOn)", actual: String(status))
-                outcome.failures.insert(refusal, at: 0)
-                outcome.record?.failures = outcome.failures
+            case .keep?, nil:
+                break
             }
             outcomes.append(outcome)
-            let counted = outcomes.count - (refreshed ? 1 : 0)
+            let counted = outcomes.count - (refresh?.spent == true ? 1 : 0)
             guard case .again(let wait, _) = policy.decide(after: outcome, number: counted) else { break }
             // A cancelled wait ends the step with what the last attempt came to.
             do { try await engine.sleeper.sleep(for: wait) } catch { break }
@@ -532,7 +538,7 @@ final class WorkflowRunner {
             var message = error.message
             if error.kind == .cancelled {
                 // Say why: the signal, the teardown deadline that followed it, or --fail-fast.
-                if phase == .teardown && engine.control.teardownDeadlinePassed {
+                if isCleaningUp(phase) && engine.control.teardownDeadlinePassed {
                     message = teardownDeadlineReason
                 } else if Task.isCancelled || engine.control.interruption != nil {
                     message = stopReason
@@ -604,7 +610,7 @@ final class WorkflowRunner {
     /// but only until the control's deadline after an interruption (then the
     /// task is cancelled, so a hanging teardown cannot outlive `docker stop`).
     private func send(_ request: HTTPRequest, phase: StepPhase) async throws(HTTPError) -> HTTPResponse {
-        guard phase == .teardown else { return try await engine.transport.send(request) }
+        guard isCleaningUp(phase) else { return try await engine.transport.send(request) }
         let transport = engine.transport
         let task = Task { () -> Result<HTTPResponse, HTTPError> in
             do throws(HTTPError) { return .success(try await transport.send(request)) } catch { return .failure(error) }
