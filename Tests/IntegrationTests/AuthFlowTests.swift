@@ -332,4 +332,55 @@ struct AuthFlowTests {
             }
         }
     }
+
+    @Test("Ctrl-C during a login: the login and the step that needed it are interrupted, not 'login failed'; a teardown that needs credentials still logs in, exit 130")
+    func interruptedLogin() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        let key = Self.key()
+        // The login is slow while `slow` is set; teardown logs in again with it unset.
+        try workspace.write("w.yaml", """
+            name: interrupted login
+            vars: { slow: 20000 }
+            defaults: { base_url: "{{ base_url }}" }
+            auth:
+              login:
+                - name: log in
+                  if: "slow > 0"
+                  request: { url: "/delay?ms={{ slow }}" }
+                - name: get a token
+                  request: { method: POST, url: "/flow/token?key=\(key)", json: { username: demo, password: secret } }
+                  capture: { access_token: { json: $.access_token, secret: true } }
+              apply:
+                headers: { Authorization: "Bearer {{ access_token }}" }
+            steps:
+              - name: protected
+                request: { url: /flow/protected?key=\(key) }
+              - name: later
+                request: { url: /health, auth: none }
+            teardown:
+              - name: forget slowness
+                request: { url: /health, auth: none }
+                capture: { slow: { json: $.missing, default: 0 } }
+              - name: clean up
+                request: { url: /flow/protected?key=\(key) }
+                expect: { status: 200 }
+            """)
+        let result = try await Courier.run(["run", "w.yaml", "--var", "base_url=\(server.baseURL)", "--junit", "junit.xml"],
+                                           in: workspace.url, interruptAfter: .milliseconds(1500))
+        #expect(result.status == 130, result.context)
+        #expect(result.duration < .seconds(15), "the run did not stop at Ctrl-C: \(result.duration)")
+        let report = try await JUnitReport.load(workspace.url.appendingPathComponent("junit.xml"))
+        #expect(report.cases.map(\.name) == ["auth › log in", "auth › get a token", "protected", "later",
+                                              "forget slowness", "auth › log in (2)", "auth › get a token (2)", "clean up"],
+                "\(report.cases.map(\.name))")
+        #expect(report.testCase("auth › log in")?.error?.type == "cancelled")
+        #expect(report.testCase("auth › get a token")?.skippedMessage == "interrupted by SIGINT")
+        #expect(report.testCase("protected")?.error?.type == "cancelled", "\(String(describing: report.testCase("protected")))")
+        #expect(report.testCase("protected")?.error?.message == "interrupted by SIGINT")
+        #expect(report.testCase("later")?.skippedMessage == "interrupted by SIGINT")
+        #expect(report.testCase("clean up")?.passed == true, "teardown logs in after Ctrl-C: \(result.context)")
+        let counts = try stats(server, key)
+        #expect(counts["logins"] as? Int == 1 && counts["ok"] as? Int == 1, "\(counts)")
+    }
 }

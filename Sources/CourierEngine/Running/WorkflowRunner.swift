@@ -484,13 +484,21 @@ final class WorkflowRunner {
         let before = results.count
         var reason: String? = nil
         let failed = await runPhase(session.flow.login, phase: .auth, context: context, skipReason: &reason)
+        let failedEntry = results[before...].first { $0.outcome.isProblem }
+        // Interrupted or cancelled (--fail-fast) before the login was done: not a failed
+        // login, and no credentials either; the next step that needs them logs in again.
+        if case .errored(let error)? = failedEntry?.outcome, error.type == "cancelled" {
+            return StepError(type: "cancelled", message: error.message, location: error.location)
+        }
+        if !failed, let reason {
+            return StepError(type: "cancelled", message: reason, location: session.flow.range)
+        }
         guard failed else {
             authSession?.loginPassed()
             return nil
         }
         // The login's own entry carries its diagnostics (request, response); the step that
         // needed it names it and says what went wrong first.
-        let failedEntry = results[before...].first { $0.outcome.isProblem }
         var message = "login failed"
         if let entry = failedEntry {
             message += ": '\(entry.displayName)' "
