@@ -6,32 +6,49 @@ public struct HTTPRequest: Sendable {
     public var url: String
     /// Sent in this order. A field with an empty value is sent empty, not dropped.
     public var headers: HTTPHeaders
+    /// What the request carries.
     public var body: HTTPRequestBody
+    /// Timeouts, redirects, TLS, cookies, limits.
     public var options: HTTPRequestOptions
+    /// Where the response body goes: memory (the default), a file or a stream.
+    public var responseBody: HTTPResponseBodyDestination
+    /// Called with upload and download progress while the request runs; nil (the
+    /// default) costs nothing.
+    public var onProgress: HTTPProgressHandler?
 
+    /// A request; only `url` is required.
     public init(
         method: String = "GET",
         url: String,
         headers: HTTPHeaders = [:],
         body: HTTPRequestBody = .none,
-        options: HTTPRequestOptions = HTTPRequestOptions()
+        options: HTTPRequestOptions = HTTPRequestOptions(),
+        responseBody: HTTPResponseBodyDestination = .memory,
+        onProgress: HTTPProgressHandler? = nil
     ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.options = options
+        self.responseBody = responseBody
+        self.onProgress = onProgress
     }
 }
 
 /// What a request carries. Files are streamed from disk, never loaded whole.
 public enum HTTPRequestBody: Sendable {
+    /// No body.
     case none
+    /// Bytes in memory, sent as they are.
     case bytes([UInt8])
     /// A regular file streamed as the body. Pipes and devices are refused (reading them
     /// would block the transfer thread): read a pipe first and send its `bytes`.
     case file(path: String)
+    /// A `multipart/form-data` body; file parts are streamed from disk.
     case multipart([MultipartPart])
+    /// Bytes written by another task while the request is sent (see ``HTTPRequestBodyStream``).
+    case stream(HTTPRequestBodyStream)
 }
 
 /// One part of a `multipart/form-data` body.

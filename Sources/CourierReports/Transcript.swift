@@ -25,6 +25,9 @@ package enum Transcript {
         case .file(let path):
             lines.append(">")
             lines.append("<file \(path)>")
+        case .stream:
+            lines.append(">")
+            lines.append("<stream>")
         case .multipart(let parts):
             lines.append(">")
             for part in parts {

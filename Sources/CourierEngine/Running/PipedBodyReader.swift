@@ -49,7 +49,7 @@ enum PipedBodyReader {
                 }
             }
             request.body = .multipart(parts)
-        case .none, .bytes:
+        case .none, .bytes, .stream:
             break
         }
         if readAny {

@@ -400,7 +400,8 @@ final class WorkflowRunner {
             recordSentCredentials(error.sentRequests, hops: [])
             attempt.error = error
             result.attempts = [attempt]
-            var message = error.message
+            let text = TransportErrorText.describe(error)
+            var message = text.message
             if error.kind == .cancelled {
                 // Say why: the signal, or the teardown deadline that followed it.
                 if phase == .teardown && engine.control.teardownDeadlinePassed {
@@ -409,7 +410,7 @@ final class WorkflowRunner {
                     message = interruptedReason
                 }
             }
-            result.outcome = .errored(StepError(type: error.kind.description, message: message, hint: error.hint, location: request.range))
+            result.outcome = .errored(StepError(type: error.kind.description, message: message, hint: text.hint, location: request.range))
             result.durationMicroseconds = clock.elapsedMicroseconds(since: start)
             return result
         }

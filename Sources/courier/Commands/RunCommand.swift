@@ -114,10 +114,12 @@ enum RunCommand {
         // After a signal, the reports of what ran are written as soon as the main steps
         // have stopped: a teardown that then hangs until SIGKILL cannot take them along.
         let control = RunControl(onStepsStopped: { partial in reports.writeInBackground(partial) })
-        let engine = Engine(transport: client, settings: settings, control: control, onEvent: { console.handle($0) })
+        let engine = Engine(transport: PipedBodyTransport(client), settings: settings, control: control, onEvent: { console.handle($0) })
         let workflows = loaded.workflows
-        // The engine runs on the HTTP driver thread: no thread hop per request.
-        let runTask = Task(executorPreference: client.taskExecutor) { await engine.run(workflows) }
+        // The engine runs on a thread of its own, never on the one driving transfers.
+        let engineExecutor = EngineExecutor()
+        defer { engineExecutor.stop() }
+        let runTask = Task(executorPreference: engineExecutor) { await engine.run(workflows) }
         let signals = StopSignals.install(
             first: { interruption in
                 control.interrupt(interruption)
