@@ -51,7 +51,7 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
     /// How long the loop waits awake for the next request after finishing one: sequential
     /// callers send it within microseconds, and sleeping in `curl_multi_poll` would cost a
     /// wake-up (a write to libcurl's wake-up pipe and a context switch) per request.
-    private static let spinNanoseconds: UInt64 = 100_000
+    private static let spinNanoseconds: UInt64 = 200_000
 
     init() throws(HTTPError) {
         guard let multi = courier_multi_init() else {
@@ -219,7 +219,8 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
     private func spinForWork() -> Bool {
         loopState.store(LoopState.spinning, ordering: .releasing)
         let until = DispatchTime.now().uptimeNanoseconds + Self.spinNanoseconds
-        while loopState.load(ordering: .acquiring) == LoopState.spinning && DispatchTime.now().uptimeNanoseconds < until {}
+        // Yielding leaves the CPU to the caller's thread, which is about to submit.
+        while loopState.load(ordering: .acquiring) == LoopState.spinning && DispatchTime.now().uptimeNanoseconds < until { sched_yield() }
         // Either a submitter saw `spinning` and skipped its wake-up (`notified`), or the
         // time is up: from `awake` on, submitters wake the poll again.
         let (timedOut, _) = loopState.compareExchange(expected: LoopState.spinning, desired: LoopState.awake, ordering: .acquiringAndReleasing)

@@ -8,7 +8,7 @@ import Glibc
 /// connection, keep-alive, `Content-Length` and chunked request bodies.
 ///
 /// Routes: `/hello`, `/slow` (answers after 50 ms), `/bytes?n=N` (N bytes of a
-/// known pattern), `/echo-headers` (the request's header lines), `/echo-body`,
+/// known pattern), `/zeros?n=N`, `/echo-headers` (the request's header lines), `/echo-body`,
 /// `/trickle` (announces 100 MB and sends 1 KiB every 20 ms until the client
 /// leaves), `/stall` (reads the request, never answers).
 final class LoopbackServer: @unchecked Sendable {
@@ -132,6 +132,18 @@ final class LoopbackServer: @unchecked Sendable {
                 let size = min(chunk.count, count - sent)
                 for index in 0..<size { chunk[index] = Self.patternByte(at: sent + index) }
                 guard sendAll(fd, Array(chunk[0..<size])) else { return false }
+                sent += size
+            }
+            return true
+        case "/zeros":
+            // Large bodies fast: one buffer sent again and again.
+            let count = request.query("n").flatMap(Int.init) ?? 0
+            guard sendAll(fd, Array("HTTP/1.1 200 OK\r\nContent-Length: \(count)\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)) else { return false }
+            let zeros = [UInt8](repeating: 0, count: 256 * 1024)
+            var sent = 0
+            while sent < count {
+                let size = min(zeros.count, count - sent)
+                guard sendAll(fd, size == zeros.count ? zeros : Array(zeros[0..<size])) else { return false }
                 sent += size
             }
             return true
