@@ -6,6 +6,7 @@ import Foundation
 /// A struct with a private code so that cases can be added without breaking
 /// users; compare against the static members (`error.kind == .timeout`).
 public struct HTTPError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure it was, for code to branch on.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         enum Code: Sendable, Hashable {
             case connectionRefused, hostNotFound, timeout, tls, clientCertificateRequired
@@ -16,22 +17,33 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         }
         let code: Code
 
+        /// Nothing accepted the connection (no server on that port).
         public static let connectionRefused = Kind(code: .connectionRefused)
+        /// The host name did not resolve.
         public static let hostNotFound = Kind(code: .hostNotFound)
+        /// A timeout ran out: see ``HTTPError/curlOption`` for which (connect or total).
         public static let timeout = Kind(code: .timeout)
         /// Any TLS failure: handshake, verification, certificate or key files.
         public static let tls = Kind(code: .tls)
         /// The server closed the handshake, most likely for want of a client certificate.
         public static let clientCertificateRequired = Kind(code: .clientCertificateRequired)
+        /// The server's public key does not match the pinned one.
         public static let pinMismatch = Kind(code: .pinMismatch)
+        /// The body exceeded ``HTTPRequestOptions/maxResponseBytes``.
         public static let responseTooLarge = Kind(code: .responseTooLarge)
+        /// The URL is malformed or not http/https.
         public static let invalidURL = Kind(code: .invalidURL)
+        /// A file to send cannot be read (see ``HTTPError/path``).
         public static let fileUnreadable = Kind(code: .fileUnreadable)
+        /// The calling task was cancelled.
         public static let cancelled = Kind(code: .cancelled)
         /// The server closed the connection or sent a truncated response.
         public static let connectionClosed = Kind(code: .connectionClosed)
+        /// The proxy could not be resolved, reached or used.
         public static let proxy = Kind(code: .proxy)
+        /// More redirects than ``HTTPRequestOptions/maxRedirects``.
         public static let tooManyRedirects = Kind(code: .tooManyRedirects)
+        /// Any other libcurl failure (see ``HTTPError/curlCode``).
         public static let transport = Kind(code: .transport)
         /// The server's reply is not valid HTTP: a garbage or HTTP/0.9 status line, status
         /// `000`, broken chunking, two different `Content-Length`s.
@@ -74,6 +86,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What kind of failure it was.
     public let kind: Kind
     /// libcurl's `CURLcode`, 0 when the error did not come from libcurl.
     public let curlCode: Int

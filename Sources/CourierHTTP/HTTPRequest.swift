@@ -53,7 +53,9 @@ public enum HTTPRequestBody: Sendable {
 
 /// One part of a `multipart/form-data` body.
 public struct MultipartPart: Sendable {
+    /// What a part carries.
     public enum Content: Sendable {
+        /// A text field.
         case value(String)
         /// Streamed from disk with `curl_mime_filedata`; must be a regular file.
         case file(path: String)
@@ -61,12 +63,16 @@ public struct MultipartPart: Sendable {
         case data([UInt8])
     }
 
+    /// The form field's name.
     public var name: String
+    /// The part's value or file.
     public var content: Content
     /// For file parts defaults to the file's last path component.
     public var filename: String?
+    /// The part's `Content-Type`; libcurl guesses one for files from their extension.
     public var contentType: String?
 
+    /// A part; see the properties.
     public init(name: String, content: Content, filename: String? = nil, contentType: String? = nil) {
         self.name = name
         self.content = content
@@ -77,10 +83,13 @@ public struct MultipartPart: Sendable {
 
 /// Transport settings of one request. The defaults are the spec's built-in ones.
 public struct HTTPRequestOptions: Sendable {
+    /// The HTTP version to ask for.
     public enum HTTPVersion: Sendable, Equatable {
         /// HTTP/2 over TLS when the server offers it via ALPN, else HTTP/1.1.
         case automatic
+        /// HTTP/1.1 only.
         case http1_1
+        /// HTTP/2; libcurl falls back to HTTP/1.1 when the server cannot negotiate it.
         case http2
     }
 
@@ -92,11 +101,13 @@ public struct HTTPRequestOptions: Sendable {
     public var followRedirects: Bool = true
     /// Default 10.
     public var maxRedirects: Int = 10
+    /// Default ``HTTPVersion/automatic``.
     public var httpVersion: HTTPVersion = .automatic
     /// Ask for and decode gzip, deflate and br. Default true.
     public var compressed: Bool = true
     /// `nil` uses the `*_proxy` environment variables, as libcurl does.
     public var proxy: String?
+    /// Certificates, keys, verification and pinning.
     public var tls: TLSOptions = TLSOptions()
     /// Cookies are read from and stored into this jar; `nil` disables cookies.
     public var cookieJar: CookieJar?
@@ -108,6 +119,7 @@ public struct HTTPRequestOptions: Sendable {
     /// URL), since recording costs a few microseconds per request.
     public var recordSentRequests: Bool = false
 
+    /// The built-in defaults.
     public init() {}
 }
 
@@ -126,6 +138,7 @@ public struct TLSOptions: Sendable {
     /// `sha256//BASE64` public-key pin.
     public var pinnedPublicKey: String?
 
+    /// Verification on, the system's CAs, no client certificate.
     public init() {}
 
     var certificateIsPKCS12: Bool {

@@ -51,7 +51,7 @@ package enum Transcript {
             lines.append("<")
             lines.append(bodyText(response.body, charset: response.charset, limit: bodyLimit, policy: policy))
         } else if let error = attempt.error {
-            lines.append("* no response: \(error.description)")
+            lines.append("* no response: \(TransportErrorText.line(error))")
         }
         return lines.joined(separator: "\n")
     }

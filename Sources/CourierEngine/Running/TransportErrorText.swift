@@ -13,6 +13,15 @@ package enum TransportErrorText {
         return text
     }
 
+    /// One line for transcripts: message, curl code and hint, like `HTTPError.description`.
+    package static func line(_ error: HTTPError) -> String {
+        let text = describe(error)
+        var line = text.message
+        if error.curlCode != 0 { line += " (curl error \(error.curlCode))" }
+        if let hint = text.hint { line += "; \(hint)" }
+        return line
+    }
+
     /// The workflow key (and flag, where there is one) for a setting.
     package static func name(of setting: HTTPSetting) -> String? {
         switch setting {
