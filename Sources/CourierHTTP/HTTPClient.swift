@@ -21,7 +21,6 @@ public final class HTTPClient: HTTPTransport {
     /// Nil when libcurl could not be loaded; every request then fails saying why.
     private let driver: CurlDriver?
     private let unavailable: String?
-    private let caller: CallerExecutor?
 
     /// A client with its own driver thread and connection pool.
     public init() {
@@ -37,7 +36,6 @@ public final class HTTPClient: HTTPTransport {
             }
         }
         self.driver = driver
-        caller = driver.map(CallerExecutor.init(driver:))
     }
 
     // Never waits: the driver thread ends on its own once it has aborted what is in flight.
@@ -93,25 +91,11 @@ public final class HTTPClient: HTTPTransport {
         await driver?.shutdown()
     }
 
-    /// The executor for code that sends requests one after the other and works on
-    /// each response: it runs a task on the driver thread while no transfer is in
-    /// flight (no thread hop between a response and the next request) and on the
-    /// global concurrent executor whenever one is, so that code never holds up a
-    /// transfer, however long it takes, and many tasks preferring it run in parallel.
-    ///
-    /// ```swift
-    /// let task = Task(executorPreference: client.callerExecutor) {
-    ///     for url in urls { _ = try? await client.send(HTTPRequest(url: url)) }
-    /// }
-    /// ```
-    public var callerExecutor: any TaskExecutor { caller ?? globalConcurrentExecutor }
-
-    /// An executor that runs tasks on the client's driver thread, always.
+    /// An executor that runs tasks on the client's driver thread.
     ///
     /// Sequential request code that prefers it never changes threads between a
     /// request and its response, at the price of running on the thread that drives
-    /// every transfer: keep such code cheap (no parsing of large bodies, no blocking I/O),
-    /// or prefer ``callerExecutor``.
+    /// every transfer: keep such code cheap (no parsing of large bodies, no blocking I/O).
     ///
     /// ```swift
     /// await withTaskExecutorPreference(client.taskExecutor) {

@@ -116,9 +116,9 @@ enum RunCommand {
         let control = RunControl(onStepsStopped: { partial in reports.writeInBackground(partial) })
         let engine = Engine(transport: PipedBodyTransport(client), settings: settings, control: control, onEvent: { console.handle($0) })
         let workflows = loaded.workflows
-        // The engine runs on the HTTP driver thread only while no transfer is in flight
-        // (no thread hop per sequential request), elsewhere otherwise (see callerExecutor).
-        let runTask = Task(executorPreference: client.callerExecutor) { await engine.run(workflows) }
+        // The engine runs on the cooperative pool, never on the thread driving transfers
+        // (a slow check must not stall them); the driver waits awake for the next request.
+        let runTask = Task { await engine.run(workflows) }
         let signals = StopSignals.install(
             first: { interruption in
                 control.interrupt(interruption)
