@@ -116,9 +116,11 @@ enum RunCommand {
         let control = RunControl(onStepsStopped: { partial in reports.writeInBackground(partial) })
         let engine = Engine(transport: PipedBodyTransport(client), settings: settings, control: control, onEvent: { console.handle($0) })
         let workflows = loaded.workflows
-        // The engine runs on the cooperative pool, never on the thread driving transfers
-        // (a slow check must not stall them); the driver waits awake for the next request.
-        let runTask = Task { await engine.run(workflows) }
+        // The engine runs on a thread of its own, never on the one driving transfers (a slow
+        // check must not stall them); both wait awake briefly, so a request costs no wake-up.
+        let engineExecutor = EngineExecutor()
+        defer { engineExecutor.stop() }
+        let runTask = Task(executorPreference: engineExecutor) { await engine.run(workflows) }
         let signals = StopSignals.install(
             first: { interruption in
                 control.interrupt(interruption)
