@@ -15,8 +15,8 @@ import Synchronization
 /// it: its engine runs on the cooperative pool, so engine code never holds up a
 /// transfer. It runs on a thread of its own (`EngineExecutor`); with this loop's
 /// short wait for the next request (`spinForWork`) that is as fast as running on this
-/// thread (bench.sh, same build: median 0.77x curl against 0.72x, on a loaded machine),
-/// while the cooperative pool measured 0.67x.
+/// thread (bench.sh, same build, 10 paired runs on a loaded machine: median 0.73x curl
+/// against 0.75x), while resuming on the cooperative pool measured 0.67x.
 ///
 /// Stopping never blocks: the loop aborts what is in flight, frees its handles
 /// and resumes the callers of `shutdown()`.

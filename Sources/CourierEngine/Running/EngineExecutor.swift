@@ -11,8 +11,9 @@ import Glibc
 /// the cooperative pool after every response measured 0.67x curl on 2,000 sequential
 /// requests. This thread waits awake for its next job for a moment (yielding the CPU)
 /// before it sleeps, as the driver does for its next request, so a response and the
-/// request after it usually cost no wake-up: 0.77x, against 0.72x with the engine on
-/// the driver thread itself (bench.sh, same build, loaded 2-core machine). Tasks prefer
+/// request after it usually cost no wake-up: about as fast as running the engine on the
+/// driver thread itself (bench.sh, same build, 10 paired runs on a loaded 2-core
+/// machine: median 0.73x curl against 0.75x). Tasks prefer
 /// it with `Task(executorPreference:)`; workflows run at once can each take their own
 /// (or a small pool of them): nothing here is global.
 package final class EngineExecutor: TaskExecutor, @unchecked Sendable {
