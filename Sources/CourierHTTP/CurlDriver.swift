@@ -12,11 +12,11 @@ import Synchronization
 /// The driver is also a `TaskExecutor`: code that prefers it (see
 /// ``HTTPClient/taskExecutor``) runs on this thread between transfers, so a
 /// request and the code awaiting it share one thread. The command line does not use
-/// it: its engine runs on the cooperative pool, so engine code never holds up a
-/// transfer. It runs on a thread of its own (`EngineExecutor`); with this loop's
-/// short wait for the next request (`spinForWork`) that is as fast as running on this
-/// thread (bench.sh, same build, 10 paired runs on a loaded machine: median 0.73x curl
-/// against 0.75x), while resuming on the cooperative pool measured 0.67x.
+/// it: its engine runs on a thread of its own (`EngineExecutor`), so engine code never
+/// holds up a transfer. With this loop's short wait for the next request
+/// (`spinForWork`) that is about as fast as running on this thread (bench.sh, same
+/// build, 10 paired runs on a loaded machine: median 0.73x curl against 0.75x), while
+/// resuming on the cooperative pool measured 0.67x.
 ///
 /// Stopping never blocks: the loop aborts what is in flight, frees its handles
 /// and resumes the callers of `shutdown()`.
