@@ -446,7 +446,8 @@ final class WorkflowRunner {
         } catch {
             recordSentCredentials(error.sentRequests, hops: [])
             attempt.error = error
-            var message = error.message
+            let text = TransportErrorText.describe(error)
+            var message = text.message
             if error.kind == .cancelled {
                 // Say why: the signal, the teardown deadline that followed it, or --fail-fast.
                 if phase == .teardown && engine.control.teardownDeadlinePassed {
@@ -456,7 +457,7 @@ final class WorkflowRunner {
                 }
             }
             return AttemptOutcome(record: attempt, error: StepError(type: error.kind.description, message: message,
-                                                                    hint: error.hint, location: request.range))
+                                                                    hint: text.hint, location: request.range))
         }
 
         recordSentCredentials(response.sentRequests, hops: response.redirects.map(\.headers) + [response.headers])
