@@ -1,5 +1,5 @@
 import CourierDiagnostics
-import CourierEngine
+import CourierResults
 import CourierSecrets
 import Foundation
 import Synchronization
@@ -113,7 +113,7 @@ package final class ConsoleReporter: Sendable {
             case .failed(let failures):
                 for failure in failures {
                     var diagnostic = renderer.render(Diagnostic.error(failure.message, at: failure.location))
-                    for line in FailureText.comparison(expected: failure.expected, actual: failure.actual, policy: policy) {
+                    for line in FailureText.comparison(expected: failure.expected?.rendered, actual: failure.actual?.rendered, policy: policy) {
                         diagnostic += colourDiffLine(line) + "\n"
                     }
                     out += diagnostic

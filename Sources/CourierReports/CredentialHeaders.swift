@@ -1,4 +1,4 @@
-import CourierHTTP
+import CourierResults
 
 /// Header fields whose values are credentials whatever the workflow says:
 /// shown as `Bearer ***` (the scheme tells a reader which auth was used) or `***`.
@@ -6,11 +6,11 @@ import CourierHTTP
 /// The engine registers these values as secrets too, so the output door masks
 /// them wherever else they appear (a body echoing them back).
 package enum CredentialHeaders {
-    package static let names = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"]
+    package static let names = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
 
     /// The value to show for `field`: its own, or the credential rule's.
-    package static func shown(_ field: HTTPHeaders.Field) -> String {
-        guard names.contains(where: { $0.caseInsensitiveEquals(field.name) }) else { return field.value }
+    package static func shown(_ field: HeaderField) -> String {
+        guard names.contains(field.name.lowercased()) else { return field.value }
         let parts = field.value.split(separator: " ", maxSplits: 1)
         if parts.count == 2, ["bearer", "basic", "digest", "token"].contains(parts[0].lowercased()) {
             return "\(parts[0]) ***"

@@ -2,6 +2,7 @@
 import CourierHTTP
 import CourierWorkflow
 import Foundation
+import CourierResults
 import Testing
 
 /// Header, query and form names that hold templates: rendered when the request is

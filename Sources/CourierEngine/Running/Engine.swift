@@ -1,3 +1,4 @@
+import CourierResults
 import CourierDiagnostics
 import CourierHTTP
 import CourierWorkflow
@@ -42,15 +43,21 @@ package struct Engine: Sendable {
             if settings.failFast && !result.passed { break }
         }
         let interruption = control.interruption ?? (Task.isCancelled ? .cancelled : nil)
-        return RunResult(workflows: results, durationMicroseconds: clock.elapsedMicroseconds(), interruption: interruption)
+        return RunResult(workflows: results, startedAt: clock.startedAt, durationMicroseconds: clock.elapsedMicroseconds(),
+                         interruption: interruption)
     }
 }
 
 /// Microseconds since the start of the run, for durations and attempt start times.
 package struct RunClock: Sendable {
     private let start = ContinuousClock.now
+    /// The wall-clock time at `start`: results carry wall-clock start times.
+    package let startedAt = Timestamp.now()
 
     package init() {}
+
+    /// The wall-clock time `elapsed` microseconds after the start of the run.
+    package func timestamp(at elapsed: Int) -> Timestamp { startedAt.adding(microseconds: elapsed) }
 
     package func elapsedMicroseconds(since: Int = 0) -> Int {
         let (seconds, attoseconds) = (ContinuousClock.now - start).components

@@ -1,3 +1,4 @@
+import CourierResults
 import Dispatch
 import Synchronization
 

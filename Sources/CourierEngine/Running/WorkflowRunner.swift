@@ -1,3 +1,4 @@
+import CourierResults
 import CourierDiagnostics
 import CourierHTTP
 import CourierJSON
@@ -24,9 +25,6 @@ final class WorkflowRunner {
     private var scope: Scope
     /// The run's secrets: every output masks what is registered here.
     private var registry: SecretRegistry { engine.settings.secrets }
-    /// How many values the registry held when this workflow started: the ones
-    /// after are this workflow's (its result lists them; reporters do not need them).
-    private var registeredBefore = 0
     private var results: [StepResult] = []
     /// How often a capture has defined each name: an include restores its `vars` only where
     /// nothing defined them inside (by definition, never by comparing values).
@@ -43,9 +41,9 @@ final class WorkflowRunner {
 
     func run() async -> WorkflowResult {
         let start = clock.elapsedMicroseconds()
-        registeredBefore = registry.count
         engine.control.workflowStarted(WorkflowResult(file: workflow.file, name: workflow.name,
-                                                      description: workflow.description, tags: workflow.tags.map(\.value)))
+                                                      description: workflow.description, tags: workflow.tags.map(\.value),
+                                                      startedAt: clock.timestamp(at: start)))
         engine.onEvent(.workflowStarted(file: workflow.file, name: workflow.name))
 
         var reason: String? = nil
@@ -68,8 +66,8 @@ final class WorkflowRunner {
 
         let result = WorkflowResult(
             file: workflow.file, name: workflow.name, description: workflow.description,
-            tags: workflow.tags.map(\.value), steps: results,
-            durationMicroseconds: clock.elapsedMicroseconds(since: start), secrets: secrets)
+            tags: workflow.tags.map(\.value), steps: results, startedAt: clock.timestamp(at: start),
+            durationMicroseconds: clock.elapsedMicroseconds(since: start))
         engine.control.workflowFinished(result)
         engine.onEvent(.workflowFinished(result))
         return result
@@ -308,7 +306,7 @@ final class WorkflowRunner {
         func fail(_ type: String, _ message: String, at location: SourceRange?) -> Bool {
             record(StepResult(name: context.prefix + name(of: step), phase: phase, location: step.range, iteration: iteration,
                               outcome: .errored(StepError(type: type, message: message, location: location ?? include.range)),
-                              durationMicroseconds: clock.elapsedMicroseconds(since: start)))
+                              startedAt: clock.timestamp(at: start), durationMicroseconds: clock.elapsedMicroseconds(since: start)))
             return true
         }
 
@@ -370,7 +368,8 @@ final class WorkflowRunner {
 
     private func perform(_ request: Request, step: Step, phase: StepPhase, context: StepContext, iteration: Int?, start: Int) async -> StepResult {
         let stepName = context.prefix + name(of: step)
-        var result = StepResult(name: stepName, phase: phase, location: step.range, iteration: iteration, outcome: .passed)
+        var result = StepResult(name: stepName, phase: phase, location: step.range, iteration: iteration, outcome: .passed,
+                                startedAt: clock.timestamp(at: start))
 
         let builder = RequestBuilder(renderer: renderer, settings: engine.settings, directory: context.directory, cookieJar: cookieJar)
         let httpRequest: HTTPRequest
@@ -391,15 +390,12 @@ final class WorkflowRunner {
             if let proxy { addURLCredentials(of: proxy) }
         }
         let attemptStart = clock.elapsedMicroseconds()
-        var attempt = Attempt(request: httpRequest, startMicroseconds: attemptStart)
         let response: HTTPResponse
         do {
             response = try await send(httpRequest, phase: phase)
-            attempt.response = response
         } catch {
             recordSentCredentials(error.sentRequests, hops: [])
-            attempt.error = error
-            result.attempts = [attempt]
+            result.attempts = [recordedAttempt(httpRequest, .failure(error), expectations: [], start: attemptStart)]
             var message = error.message
             if error.kind == .cancelled {
                 // Say why: the signal, or the teardown deadline that followed it.
@@ -416,7 +412,7 @@ final class WorkflowRunner {
 
         recordSentCredentials(response.sentRequests, hops: response.redirects.map(\.headers) + [response.headers])
         let view = ResponseView(response)
-        var failures = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
+        var expectations = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
 
         // Captures: the step's own later captures may use earlier ones, so each
         // one is read with the scope as it is after the one before.
@@ -434,16 +430,18 @@ final class WorkflowRunner {
                     }
                 }
                 result.captures.append(CapturedValue(name: capture.name.value, value: value, secret: capture.secret))
+                expectations.append(.passed(location: capture.range, subject: "capture \(capture.name.value)", expected: nil,
+                                            actual: capture.secret ? .words(MaskingPolicy.mask) : .value(value)))
             case .failure(let failure):
-                failures.append(failure)
+                expectations.append(failure)
             }
         }
         if let id = step.id?.value {
             scope.steps[id] = view.stepValue()
         }
 
-        attempt.failures = failures
-        result.attempts = [attempt]
+        result.attempts = [recordedAttempt(httpRequest, .success(response), expectations: expectations, start: attemptStart)]
+        let failures = expectations.filter(\.failed)
         result.outcome = failures.isEmpty ? .passed : .failed(failures)
         result.durationMicroseconds = clock.elapsedMicroseconds(since: start)
         return result
@@ -476,8 +474,14 @@ final class WorkflowRunner {
 
     // MARK: - Recording
 
-    /// The values this workflow registered so far.
-    private var secrets: [String] { Array(registry.values.dropFirst(registeredBefore)) }
+    /// The attempt as a plain record, masked with the registry as it is now (this
+    /// step's secret captures included) and with its bodies cut.
+    private func recordedAttempt(_ request: HTTPRequest, _ outcome: Result<HTTPResponse, HTTPError>,
+                                 expectations: [ExpectationResult], start: Int) -> Attempt {
+        AttemptRecorder(policy: registry.policy).attempt(
+            request, outcome: outcome, expectations: expectations, startedAt: clock.timestamp(at: start),
+            startMicroseconds: start, durationMicroseconds: clock.elapsedMicroseconds(since: start))
+    }
 
     private func record(_ result: StepResult) {
         results.append(result)

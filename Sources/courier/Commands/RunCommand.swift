@@ -1,3 +1,4 @@
+import CourierResults
 import CourierDiagnostics
 import CourierEngine
 import CourierHTTP

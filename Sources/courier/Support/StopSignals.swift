@@ -1,3 +1,4 @@
+import CourierResults
 import CourierEngine
 import Dispatch
 import Foundation
