@@ -54,8 +54,13 @@ struct AttemptRecorder {
         SentRequestRecord(requestLine: policy.mask(block.requestLine), headers: headers(block.headers))
     }
 
+    /// Credential headers keep their scheme only (`Bearer ***`), whatever their length;
+    /// every other value is masked with the policy.
     private func headers(_ headers: HTTPHeaders) -> [HeaderField] {
-        headers.map { HeaderField(name: $0.name, value: policy.mask($0.value)) }
+        headers.map { field in
+            let record = HeaderField(name: field.name, value: field.value)
+            return HeaderField(name: field.name, value: policy.mask(CredentialHeaders.shown(record)))
+        }
     }
 
     private func body(of body: HTTPRequestBody) -> BodyRecord? {

@@ -1,10 +1,9 @@
-import CourierResults
-
 /// Header fields whose values are credentials whatever the workflow says:
 /// shown as `Bearer ***` (the scheme tells a reader which auth was used) or `***`.
 ///
-/// The engine registers these values as secrets too, so the output door masks
-/// them wherever else they appear (a body echoing them back).
+/// Applied when an attempt is recorded (so no result holds them) and again by
+/// reporters. The engine registers these values as secrets too, so the output
+/// door masks them wherever else they appear (a body echoing them back).
 package enum CredentialHeaders {
     package static let names = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
 
