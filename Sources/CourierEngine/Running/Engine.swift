@@ -33,7 +33,7 @@ package struct Engine: Sendable {
     /// still run (bounded by `control`'s deadline once `control.interrupt` was called).
     package func run(_ workflows: [Workflow]) async -> RunResult {
         let clock = RunClock()
-        control.runStarted()
+        control.runStarted(at: clock.startedAt)
         var results: [WorkflowResult] = []
         for workflow in workflows {
             if Task.isCancelled { break }

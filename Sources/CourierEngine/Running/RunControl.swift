@@ -37,6 +37,8 @@ package final class RunControl: Sendable {
         var stepsStoppedReported = false
         var inTeardown = false
         var runStart = ContinuousClock.now
+        /// The run's wall-clock start, for the snapshot's result.
+        var runStartedAt = Timestamp.zero
         var finished: [WorkflowResult] = []
         /// The workflow running now, with the steps finished so far.
         var current: WorkflowResult?
@@ -90,16 +92,17 @@ package final class RunControl: Sendable {
                 current.durationMicroseconds = Self.microseconds(now - state.currentStart)
                 workflows.append(current)
             }
-            return RunResult(workflows: workflows, durationMicroseconds: Self.microseconds(now - state.runStart),
-                             interruption: state.interruption)
+            return RunResult(workflows: workflows, startedAt: state.runStartedAt,
+                             durationMicroseconds: Self.microseconds(now - state.runStart), interruption: state.interruption)
         }
     }
 
     // MARK: - For the engine
 
-    func runStarted() {
+    func runStarted(at startedAt: Timestamp) {
         state.withLock { state in
             state.runStart = .now
+            state.runStartedAt = startedAt
             state.finished = []
             state.current = nil
         }
@@ -112,8 +115,8 @@ package final class RunControl: Sendable {
         }
     }
 
-    /// A step finished. (Secrets are not copied here: every output masks through the
-    /// run's registry, which holds them all; the finished workflow's result lists its own.)
+    /// A step finished. (Results hold no secrets: every output masks through the
+    /// run's registry, which holds them all.)
     func stepFinished(_ step: StepResult) {
         state.withLock { state in
             state.current?.steps.append(step)

@@ -372,9 +372,11 @@ final class WorkflowRunner {
                                 startedAt: clock.timestamp(at: start))
 
         let builder = RequestBuilder(renderer: renderer, settings: engine.settings, directory: context.directory, cookieJar: cookieJar)
-        let httpRequest: HTTPRequest
+        var httpRequest: HTTPRequest
         do {
             httpRequest = try builder.build(request, defaults: workflow.defaults)
+            // Results record the headers libcurl really sent (Host, User-Agent, Cookie…).
+            httpRequest.options.recordSentRequests = true
         } catch {
             result.outcome = .errored(StepError(type: "template", message: error.message, location: error.range))
             result.durationMicroseconds = clock.elapsedMicroseconds(since: start)
