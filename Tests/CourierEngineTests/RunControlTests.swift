@@ -1,8 +1,8 @@
 @testable import CourierEngine
 import CourierHTTP
+import CourierResults
 import Foundation
 import Synchronization
-import CourierResults
 import Testing
 
 /// Interruption reasons, the teardown deadline and the snapshot of what finished.

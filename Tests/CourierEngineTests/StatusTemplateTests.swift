@@ -1,9 +1,9 @@
 @testable import CourierEngine
 import CourierDiagnostics
 import CourierHTTP
+import CourierResults
 import CourierWorkflow
 import Foundation
-import CourierResults
 import Testing
 
 /// `status: "{{ code }}"`: rendered when checked, alone or in a list, to a code or a class.

@@ -1,8 +1,8 @@
 @testable import CourierEngine
 import CourierHTTP
+import CourierResults
 import CourierWorkflow
 import Foundation
-import CourierResults
 import Testing
 
 /// Header, query and form names that hold templates: rendered when the request is

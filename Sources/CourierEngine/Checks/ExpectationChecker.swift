@@ -1,6 +1,6 @@
-import CourierResults
 import CourierDiagnostics
 import CourierJSON
+import CourierResults
 import CourierWorkflow
 
 /// Evaluates every expectation of a step and records each one with its outcome:

@@ -1,6 +1,6 @@
-import CourierResults
 import CourierDiagnostics
 import CourierJSON
+import CourierResults
 import CourierWorkflow
 import Foundation
 

@@ -1,6 +1,6 @@
-import CourierResults
 import CourierDiagnostics
 import CourierHTTP
+import CourierResults
 import CourierWorkflow
 
 /// Runs workflows and reports what happened as events and result values.

@@ -1,7 +1,7 @@
-import CourierResults
 import CourierDiagnostics
 import CourierHTTP
 import CourierJSON
+import CourierResults
 import CourierSecrets
 import CourierWorkflow
 import Foundation

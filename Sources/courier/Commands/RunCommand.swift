@@ -1,9 +1,9 @@
-import CourierResults
 import CourierDiagnostics
 import CourierEngine
 import CourierHTTP
 import CourierJSON
 import CourierReports
+import CourierResults
 import CourierWorkflow
 import Foundation
 

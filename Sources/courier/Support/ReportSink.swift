@@ -1,6 +1,6 @@
-import CourierResults
 import CourierEngine
 import CourierReports
+import CourierResults
 import CourierSecrets
 import Dispatch
 import Foundation

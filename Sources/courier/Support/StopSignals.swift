@@ -1,5 +1,5 @@
-import CourierResults
 import CourierEngine
+import CourierResults
 import Dispatch
 import Foundation
 import Synchronization
