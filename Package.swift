@@ -29,7 +29,7 @@ let package = Package(
         // What a run did, as plain Codable values: reporters read these, never the engine.
         .target(name: "CourierResults", dependencies: ["CourierDiagnostics", "CourierJSON"]),
         .target(name: "CourierEngine", dependencies: ["CourierWorkflow", "CourierJSON", "CourierHTTP", "CourierDiagnostics", "CourierSecrets", "CourierResults"]),
-        .target(name: "CourierReports", dependencies: ["CourierResults", "CourierDiagnostics", "CourierJSON", "CourierSecrets"]),
+        .target(name: "CourierReports", dependencies: ["CourierResults", "CourierDiagnostics", "CourierSecrets"]),
         .executableTarget(
             name: "courier",
             dependencies: ["CourierEngine", "CourierReports", "CourierResults", "CourierWorkflow", "CourierJSON", "CourierHTTP", "CourierDiagnostics", "CourierSecrets"]
@@ -40,8 +40,8 @@ let package = Package(
         .executableTarget(name: "courier-mask-bench", dependencies: ["CourierSecrets"], path: "Benchmarks/masking/Sources"),
         .testTarget(name: "CourierJSONTests", dependencies: ["CourierJSON"]),
         .testTarget(name: "CourierSecretsTests", dependencies: ["CourierSecrets"]),
-        .testTarget(name: "CourierWorkflowTests", dependencies: ["CourierWorkflow", "CourierDiagnostics"], exclude: ["Fixtures"]),
-        .testTarget(name: "CourierEngineTests", dependencies: ["CourierEngine", "CourierResults", "CourierWorkflow", "CourierHTTP", "CourierJSON"]),
+        .testTarget(name: "CourierWorkflowTests", dependencies: ["CourierWorkflow", "CourierDiagnostics", "CourierJSON"], exclude: ["Fixtures"]),
+        .testTarget(name: "CourierEngineTests", dependencies: ["CourierEngine", "CourierResults", "CourierWorkflow", "CourierHTTP", "CourierJSON", "CourierDiagnostics", "CourierSecrets"]),
         .testTarget(name: "CourierReportsTests", dependencies: ["CourierReports", "CourierResults", "CourierSecrets", "CourierDiagnostics", "CourierJSON"]),
         // Unit tests of the command-line target's own logic (ignore rules).
         .testTarget(name: "CourierCLITests", dependencies: ["courier"]),

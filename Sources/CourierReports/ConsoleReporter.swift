@@ -7,6 +7,13 @@ import Synchronization
 /// Streams a run to a terminal or CI log: a line per step as it finishes, a
 /// compiler-style block per failure, and a summary.
 ///
+/// Workflows may run at once (`--jobs`): each workflow's lines form one block, and
+/// blocks never interleave. The oldest running workflow streams live (one long
+/// workflow, or `-v`, shows progress as it happens); the others are kept and
+/// printed whole, in the order they started (the run's path order), when every
+/// workflow before them has been printed. On a terminal, a status line under the
+/// output says what is running; it is erased before each write.
+///
 /// Writes only through a ``MaskedOutput``, one whole block per write (a step
 /// line, a workflow's failures and transcripts), so the door masks each block
 /// whole and no secret straddles two writes. Bodies and values are masked
@@ -18,15 +25,36 @@ package final class ConsoleReporter: Sendable {
         package var quiet = false
         /// Request and response of every step, not only of failed ones.
         package var verbose = false
+        /// A live line saying what is running, erased before each write: only on a terminal.
+        package var statusLine = false
         package init() {}
     }
 
     private let options: Options
     private let renderer: DiagnosticRenderer
     private let output: MaskedOutput
-    /// Events may arrive from several workflows at once; keep their lines whole.
-    /// Holds whether a workflow was already shown, to separate the next one.
-    private let lock = Mutex(false)
+    /// Events arrive from several workflows at once: the blocks not printed yet, in start order.
+    private let state = Mutex(Blocks())
+
+    /// A started workflow's block. The first one is live: its text is written as it comes.
+    private struct Block {
+        var file: String
+        /// Written, not kept, while the block is live.
+        var pending = ""
+        /// It has a header line (not in quiet mode), to be set apart from the block before.
+        var hasHeader: Bool
+        var finished = false
+    }
+
+    private struct Blocks {
+        var list: [Block] = []
+        /// Something was written already: the next header gets a blank line before it.
+        var shownAny = false
+        var statusShown = false
+        /// The status line as last written, so an unchanged one is not written again.
+        var status = ""
+        var finishedCount = 0
+    }
 
     package init(options: Options, sources: SourceStore, output: MaskedOutput) {
         self.options = options
@@ -35,6 +63,7 @@ package final class ConsoleReporter: Sendable {
     }
 
     package func handle(_ event: RunEvent) {
+        // Rendered outside the lock: transcripts of large bodies take time.
         let text: String
         switch event {
         case .workflowStarted(let file, let name):
@@ -45,18 +74,80 @@ package final class ConsoleReporter: Sendable {
             text = failureBlocks(workflow) + (options.verbose ? verboseTranscripts(workflow) : "")
         case .warning(_, let message): text = "warning: \(message)\n"
         }
-        guard !text.isEmpty else { return }
-        lock.withLock { shownAny in
-            var block = text
-            if case .workflowStarted = event, shownAny { block = "\n" + block }
-            shownAny = true
-            output.write(block)
+        state.withLock { state in
+            var out = ""
+            switch event {
+            case .workflowStarted(let file, _):
+                state.list.append(Block(file: file, hasHeader: !text.isEmpty))
+                add(text, toBlockAt: state.list.count - 1, isHeader: true, in: &state, out: &out)
+            case .stepFinished(let file, _), .warning(let file, _):
+                add(text, toBlockAt: state.list.firstIndex { $0.file == file && !$0.finished }, in: &state, out: &out)
+            case .workflowFinished(let workflow):
+                let index = state.list.firstIndex { $0.file == workflow.file && !$0.finished }
+                add(text, toBlockAt: index, in: &state, out: &out)
+                if let index { state.list[index].finished = true }
+                state.finishedCount += 1
+                // The live block is done: the next ones are printed, whole if they are done too.
+                while state.list.first?.finished == true {
+                    state.list.removeFirst()
+                    guard !state.list.isEmpty else { break }
+                    out += separated(state.list[0].pending, hasHeader: state.list[0].hasHeader, state: &state)
+                    state.list[0].pending = ""
+                }
+            }
+            write(out, state: &state)
         }
     }
 
+    /// Adds `text` to a block: written at once when the block is live (or unknown), else kept.
+    private func add(_ text: String, toBlockAt index: Int?, isHeader: Bool = false, in state: inout Blocks, out: inout String) {
+        guard !text.isEmpty else { return }
+        guard let index, index > 0 else {
+            out += separated(text, hasHeader: isHeader, state: &state)
+            return
+        }
+        state.list[index].pending += text
+    }
+
+    /// A block's text with a blank line before its header when something was shown already.
+    private func separated(_ text: String, hasHeader: Bool, state: inout Blocks) -> String {
+        guard !text.isEmpty else { return "" }
+        defer { state.shownAny = true }
+        return hasHeader && state.shownAny ? "\n" + text : text
+    }
+
+    /// One write: the status line erased, the text, the status line again.
+    private func write(_ text: String, state: inout Blocks) {
+        guard options.statusLine else {
+            if !text.isEmpty { output.write(text) }
+            return
+        }
+        let running = state.list.filter { !$0.finished }.map(\.file)
+        var status = ""
+        if !running.isEmpty {
+            var names = running.prefix(3).joined(separator: ", ")
+            if running.count > 3 { names += " +\(running.count - 3)" }
+            status = "running \(running.count) (\(state.finishedCount) done): \(names)"
+            // One terminal line, so that erasing it erases all of it.
+            if status.count > 76 { status = String(status.prefix(75)) + "…" }
+            status = style(status, .dim)
+        }
+        guard !text.isEmpty || status != state.status else { return }
+        output.write((state.statusShown ? Self.eraseLine : "") + text + status)
+        state.statusShown = !status.isEmpty
+        state.status = status
+    }
+
+    /// Carriage return, then erase the line: where the status line was.
+    private static let eraseLine = "\r\u{1B}[2K"
+
     /// Writes the closing lines (see ``summary(_:)``).
     package func writeSummary(_ run: RunResult) {
-        output.write(summary(run))
+        let erase = state.withLock { state -> Bool in
+            defer { state.statusShown = false; state.status = "" }
+            return state.statusShown
+        }
+        output.write((erase ? Self.eraseLine : "") + summary(run))
     }
 
     /// The closing lines: counts per outcome and the wall-clock time.
@@ -71,9 +162,16 @@ package final class ConsoleReporter: Sendable {
             }
         }
         let failedWorkflows = run.workflows.filter { !$0.passed }.count
+        // Workflows `--fail-fast` never started are neither passed nor failed.
+        let notRun = run.workflows.filter { workflow in
+            !workflow.steps.isEmpty && workflow.steps.allSatisfy {
+                if case .skipped(let reason) = $0.outcome { reason == SkipReason.failFastNotRun } else { false }
+            }
+        }.count
         var text = "\n"
         text += "\(run.workflows.count) workflow\(run.workflows.count == 1 ? "" : "s")"
-        text += " (\(run.workflows.count - failedWorkflows) passed, \(failedWorkflows) failed),"
+        text += " (\(run.workflows.count - failedWorkflows - notRun) passed, \(failedWorkflows) failed"
+        text += (notRun > 0 ? ", \(notRun) not run" : "") + "),"
         let steps = passed + failed + errored + skipped
         text += " \(steps) step\(steps == 1 ? "" : "s"): \(passed) passed, \(failed) failed,"
         text += " \(errored) errored, \(skipped) skipped in \(Self.duration(run.durationMicroseconds))\n"

@@ -401,7 +401,7 @@ private func indent(_ text: String, by spaces: Int) -> String {
         """, vars: "pw: s3cret", path: "/srv/flows/wf.yaml").options
         #expect(options.tls.caPath == "/srv/flows/certs/ca.pem")
         #expect(options.tls.certificatePath == "/abs/client.p12")
-        #expect(options.tls.keyPath == "/srv/flows/../keys/client.key")
+        #expect(options.tls.keyPath == "/srv/keys/client.key")
         #expect(options.tls.password == "s3cret")
         #expect(options.tls.insecure == true)
         #expect(options.tls.pinnedPublicKey == "sha256//AAAA")
@@ -426,10 +426,40 @@ private func indent(_ text: String, by spaces: Int) -> String {
         #expect(overridden.tls.caPath == "/srv/mine.pem")
     }
 
+    /// The command line's files are named from the working directory, not the workflow's.
+    @Test func relativeCommandLineFilesResolveAgainstTheWorkingDirectory() async throws {
+        var settings = RunSettings()
+        settings.caPath = "certs/ca.pem"
+        settings.keyPath = "../k.pem"
+        let options = try await sentRequest("url: https://h/x", settings: settings, path: "/srv/flows/wf.yaml").options
+        let cwd = FileManager.default.currentDirectoryPath
+        #expect(options.tls.caPath == FilePaths.resolve("certs/ca.pem", against: cwd))
+        #expect(options.tls.keyPath == FilePaths.resolve("../k.pem", against: cwd))
+        #expect(options.tls.caPath?.hasPrefix("/srv") == false)
+    }
+
+    /// `--insecure` turns verification off even where a workflow says `tls.insecure: false`.
+    @Test func insecureOnTheCommandLineWinsOverAWorkflowsFalse() async throws {
+        var settings = RunSettings()
+        settings.insecure = true
+        let options = try await sentRequest("url: https://h/x\ntls: { insecure: false }", settings: settings).options
+        #expect(options.tls.insecure == true)
+        let withoutFlag = try await sentRequest("url: https://h/x\ntls: { insecure: false }", defaults: "tls: { insecure: true }").options
+        #expect(withoutFlag.tls.insecure == false)
+    }
+
+    @Test func commandLineProxyIsADefaultUnderTheWorkflows() async throws {
+        var settings = RunSettings()
+        settings.proxy = "http://cli-proxy:1"
+        #expect(try await sentRequest("url: http://h/x", settings: settings).options.proxy == "http://cli-proxy:1")
+        #expect(try await sentRequest("url: http://h/x", defaults: "proxy: http://wf-proxy:2", settings: settings).options.proxy == "http://wf-proxy:2")
+        #expect(try await sentRequest("url: http://h/x\nproxy: http://rq:3", defaults: "proxy: http://wf-proxy:2", settings: settings).options.proxy == "http://rq:3")
+    }
+
     @Test func relativeWorkflowPathsGiveRelativeResolvedPaths() async throws {
         // A workflow given as a bare file name lives in ".".
         let options = try await sentRequest("url: https://h/x\ntls: { ca: ca.pem }", path: "wf.yaml").options
-        #expect(options.tls.caPath == "./ca.pem")
+        #expect(options.tls.caPath == "ca.pem")
     }
 }
 

@@ -9,8 +9,12 @@ import Testing
 @Suite struct RunControlTests {
     /// Answers at once, except URLs containing `slow`, which wait until cancelled (or 30 s).
     final class SlowTransport: HTTPTransport {
+        /// Set when the teardown's hanging request has been sent.
+        let teardownSent = Atomic<Bool>(false)
+
         func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
             guard request.url.contains("slow") else { return HTTPResponse(status: 200) }
+            if request.url.contains("slow-teardown") { teardownSent.store(true, ordering: .sequentiallyConsistent) }
             do {
                 try await Task.sleep(for: .seconds(30))
             } catch {
@@ -35,9 +39,13 @@ import Testing
     func interruptedRun() async throws {
         let parsed = try decode(workflow)
         let partials = Mutex<[RunResult]>([])
-        // Long enough for a busy machine to reach the teardown before the deadline.
-        let control = RunControl(teardownGrace: .milliseconds(2500), onStepsStopped: { run in partials.withLock { $0.append(run) } })
-        let engine = Engine(transport: SlowTransport(), settings: RunSettings(), control: control)
+        // The deadline passes when the test says so, after the teardown's request was sent:
+        // however slow the machine, the teardown has started when it is cut.
+        let deadline = GatedSleeper()
+        let transport = SlowTransport()
+        let control = RunControl(teardownGrace: .milliseconds(2500), sleeper: deadline,
+                                 onStepsStopped: { run in partials.withLock { $0.append(run) } })
+        let engine = Engine(transport: transport, settings: RunSettings(), control: control)
         let task = Task { await engine.run([parsed]) }
         // Bounded wait for the slow step to start.
         for _ in 0..<500 where control.snapshot().workflows.first?.steps.isEmpty ?? true {
@@ -46,6 +54,12 @@ import Testing
         #expect(control.interrupt(Interruption(signal: 15, signalName: "SIGTERM")))
         #expect(!control.interrupt(Interruption(signal: 2, signalName: "SIGINT")), "only the first interruption counts")
         task.cancel()
+        for _ in 0..<3000 where !transport.teardownSent.load(ordering: .sequentiallyConsistent) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let teardownSent = transport.teardownSent.load(ordering: .sequentiallyConsistent)
+        #expect(teardownSent, "the teardown's request was never sent")
+        deadline.release()
         let result = await task.value
 
         #expect(result.interruption?.signalName == "SIGTERM")
@@ -78,5 +92,31 @@ import Testing
         let snapshot = control.snapshot()
         #expect(snapshot.workflows.map(\.name) == ["quick"])
         #expect(settings.secrets.values == ["abcd"])
+    }
+}
+
+/// A sleeper whose sleeps end when the test calls `release()` (or the sleeping task is cancelled).
+final class GatedSleeper: Sleeper {
+    private let state = Mutex<(released: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func sleep(for duration: Duration) async throws {
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { state in
+                if state.released { return true }
+                state.waiting.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+        try Task.checkCancellation()
+    }
+
+    func release() {
+        let waiting = state.withLock { state in
+            state.released = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume() }
     }
 }

@@ -230,11 +230,11 @@ func statusTexts(_ patterns: [StatusPattern]) -> [String] {
         let r = SourceRange(at: SourceLocation(file: "f", line: 1, column: 1))
         let lower = RequestOptions(headers: [HeaderEntry(name: "Accept", value: Template(literal: "a", range: r), range: r),
                                              HeaderEntry(name: "X-A", value: Template(literal: "1", range: r), range: r)],
-                                   timeout: .seconds(30), followRedirects: true, tls: TLSOptions(ca: Template(literal: "ca", range: r)))
+                                   timeout: .seconds(30), followRedirects: true, tls: RequestTLSOptions(ca: Template(literal: "ca", range: r)))
         let upper = RequestOptions(headers: [HeaderEntry(name: "accept", value: Template(literal: "b", range: r), range: r),
                                              HeaderEntry(name: "x-a", value: nil, range: r),
                                              HeaderEntry(name: "X-New", value: Template(literal: "n", range: r), range: r)],
-                                   timeout: .seconds(2), tls: TLSOptions(insecure: true))
+                                   timeout: .seconds(2), tls: RequestTLSOptions(insecure: true))
         let m = upper.merged(over: lower)
         #expect(m.headers.map(\.literalName) == ["accept", "X-New"])
         #expect(m.headers.first?.value?.literalText == "b")

@@ -493,6 +493,7 @@ class Handler(BaseHTTPRequestHandler):
         (r"/echo", "*", "echo"),
         (r"/status/(?P<code>\d+)", "*", "status"),
         (r"/delay", "*", "delay"),
+        (r"/concurrency", "GET", "concurrency"),
         (r"/stall", "GET", "stall"),
         (r"/flaky", "*", "flaky"),
         (r"/flaky/reset", "*", "flaky_reset"),
@@ -639,8 +640,30 @@ class Handler(BaseHTTPRequestHandler):
 
     def h_delay(self):
         ms = qint(self.query, "ms", 1000, 0, 60000)
-        time.sleep(ms / 1000)
-        self.send_json(200, {"delayed_ms": ms})
+        group = self.query.get("group", [None])[-1]
+        if group is None:
+            time.sleep(ms / 1000)
+            self.send_json(200, {"delayed_ms": ms})
+            return
+        # Counted: how many requests of this group were in flight at once (see /concurrency).
+        with CONCURRENCY_LOCK:
+            entry = CONCURRENCY.setdefault(group, {"in_flight": 0, "peak": 0, "total": 0})
+            entry["in_flight"] += 1
+            entry["total"] += 1
+            entry["peak"] = max(entry["peak"], entry["in_flight"])
+        try:
+            time.sleep(ms / 1000)
+        finally:
+            with CONCURRENCY_LOCK:
+                entry["in_flight"] -= 1
+        self.send_json(200, {"delayed_ms": ms, "group": group})
+
+    def h_concurrency(self):
+        """The peak number of `/delay?group=G` requests in flight at once, and how many came."""
+        group = self.query.get("group", [""])[-1]
+        with CONCURRENCY_LOCK:
+            entry = dict(CONCURRENCY.get(group, {"in_flight": 0, "peak": 0, "total": 0}))
+        self.send_json(200, entry)
 
     def wait_for_client_close(self, seconds: float) -> bool:
         """Sleep up to `seconds`, returning early (True) when the client closes the connection."""
@@ -988,6 +1011,11 @@ class Handler(BaseHTTPRequestHandler):
 
 # ---------------------------------------------------------------------------
 # servers
+
+
+# /delay?group=G counters: peak requests in flight at once per group (tests of --jobs).
+CONCURRENCY: dict = {}
+CONCURRENCY_LOCK = threading.Lock()
 
 
 class Server(ThreadingHTTPServer):

@@ -23,7 +23,7 @@ extension MatcherEvaluator {
     private func json(of kind: PredicateKind) -> JSONValue {
         switch kind {
         case .eq(let v), .ne(let v), .gt(let v), .gte(let v), .lt(let v), .lte(let v), .in(let v), .notIn(let v),
-             .contains(let v), .notContains(let v), .startsWith(let v), .endsWith(let v), .matches(let v), .notMatches(let v):
+             .contains(let v), .notContains(let v), .startsWith(let v), .endsWith(let v), .matches(let v, _), .notMatches(let v, _):
             return (try? operand(v)) ?? .null
         case .exists(let flag), .empty(let flag), .uuid(let flag), .isoDate(let flag):
             return .bool(flag)

@@ -154,12 +154,19 @@ struct MatcherEvaluator {
                 let starts = { if case .startsWith = predicate.kind { true } else { false } }()
                 let holds = starts ? s.hasPrefix(part) : s.hasSuffix(part)
                 return holds ? [] : fail("expected to \(starts ? "start" : "end") with \(Self.short(.string(part)))", expected: .value(.string(part), after: starts ? "starts with" : "ends with"))
-            case .matches(let v), .notMatches(let v):
-                let pattern = TemplateRenderer.interpolation(try operand(v))
+            case .matches(let v, let compiled), .notMatches(let v, let compiled):
                 guard case .string(let s) = actual else { return typeMismatch(predicate.kind.name, needs: "a string") }
                 let regex: RegexPattern
-                do { regex = try RegexPattern(pattern, dialect: .workflow) } catch {
-                    return fail("invalid regular expression /\(pattern)/: \(error)")
+                let pattern: String
+                if let compiled {
+                    regex = compiled
+                    pattern = regex.source
+                } else {
+                    // A templated pattern is rendered and compiled when it is checked.
+                    pattern = TemplateRenderer.interpolation(try operand(v))
+                    do { regex = try RegexPattern(pattern, dialect: .workflow) } catch {
+                        return fail("invalid regular expression /\(pattern)/: \(error)")
+                    }
                 }
                 let found: Bool
                 do { found = try regex.matches(s) } catch {

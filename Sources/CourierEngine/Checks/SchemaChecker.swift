@@ -50,7 +50,7 @@ struct SchemaChecker {
             do { path = try renderer.string(template) } catch {
                 throw ExpectationResult.failure(location: error.range, subject: "schema", message: "schema: \(error.message)")
             }
-            let resolved = Self.resolve(path, relativeTo: template.range.file)
+            let resolved = FilePaths.resolve(path, relativeTo: template.range.file)
             let key = SchemaCache.Key(baseFile: resolved, text: nil)
             return try SchemaCache.shared.schema(for: key) { () throws(ExpectationResult) in
                 let document: JSONValue
@@ -88,12 +88,6 @@ struct SchemaChecker {
         } catch {
             return .failure(AssertionFailureReason("the schema file '\(path)' is not JSON: \(error.message) at line \(error.line), column \(error.column)"))
         }
-    }
-
-    static func resolve(_ path: String, relativeTo file: String) -> String {
-        if path.hasPrefix("/") { return path }
-        let directory = (file as NSString).deletingLastPathComponent
-        return directory.isEmpty ? path : directory + "/" + path
     }
 }
 

@@ -16,51 +16,86 @@ package struct Engine: Sendable {
     package var sources: SourceStore
     /// The interruption reason, the teardown deadline and the snapshot of what finished.
     package var control: RunControl
+    /// Durations and start times are read here.
+    package var clock: any EngineClock
+    /// Every wait (`delay`, and retries' waits to come) sleeps here.
+    package var sleeper: any Sleeper
 
     package init(transport: any HTTPTransport, settings: RunSettings, functions: BuiltinFunctions = BuiltinFunctions(),
                  sources: SourceStore = SourceStore(), control: RunControl = RunControl(),
+                 clock: any EngineClock = SystemClock(), sleeper: any Sleeper = TaskSleeper(),
                  onEvent: @escaping @Sendable (RunEvent) -> Void = { _ in }) {
         self.transport = transport
         self.settings = settings
         self.functions = functions
         self.sources = sources
         self.control = control
+        self.clock = clock
+        self.sleeper = sleeper
         self.onEvent = onEvent
     }
 
-    /// Runs the workflows one after the other. Cancelling the calling task
-    /// aborts the current request and skips the remaining steps; teardowns
-    /// still run (bounded by `control`'s deadline once `control.interrupt` was called).
+    /// Runs the workflows, up to `settings.jobs` at once on the one transport, each with
+    /// its own scope and cookie jar, its steps in order. Workflows start in the order
+    /// given; results come back in that order whatever the finishing order.
+    ///
+    /// Cancelling the calling task aborts the requests in flight and skips the remaining
+    /// steps; teardowns still run (bounded by `control`'s deadline once `control.interrupt`
+    /// was called), and workflows not started yet are left out. Under `--fail-fast`, a
+    /// failed workflow cancels the running ones the same way (their steps say
+    /// `cancelled: --fail-fast`) and the ones not started are reported skipped
+    /// (`not run: --fail-fast`); the run is not `interrupted` then.
     package func run(_ workflows: [Workflow]) async -> RunResult {
-        let clock = RunClock()
+        let clock = RunClock(clock: self.clock)
+        let stop = RunStop()
         control.runStarted(at: clock.startedAt)
-        var results: [WorkflowResult] = []
-        for workflow in workflows {
-            if Task.isCancelled { break }
-            let runner = WorkflowRunner(workflow: workflow, engine: self, clock: clock)
-            let result = await runner.run()
-            results.append(result)
-            if settings.failFast && !result.passed { break }
+        var results = [WorkflowResult?](repeating: nil, count: workflows.count)
+        await withTaskGroup(of: (Int, WorkflowResult).self) { group in
+            var next = 0
+            var running = 0
+            func startNext() {
+                let index = next, workflow = workflows[index]
+                // Announced here, in path order, not from the child: a console sees them in start order.
+                announce(workflow, index: index)
+                group.addTask {
+                    let runner = WorkflowRunner(workflow: workflow, index: index, engine: self, clock: clock, stop: stop)
+                    return (index, await runner.run())
+                }
+                next += 1
+                running += 1
+            }
+            while next < workflows.count && running < max(1, settings.jobs) && !Task.isCancelled {
+                startNext()
+            }
+            while let (index, result) = await group.next() {
+                results[index] = result
+                running -= 1
+                if settings.failFast && !result.passed && !stop.isFailFast {
+                    stop.failFast()
+                    // The parent task stays uncancelled: this is not an interruption.
+                    group.cancelAll()
+                }
+                if next < workflows.count && !stop.isFailFast && !Task.isCancelled {
+                    startNext()
+                }
+            }
+        }
+        if stop.isFailFast {
+            for index in workflows.indices where results[index] == nil {
+                announce(workflows[index], index: index)
+                let runner = WorkflowRunner(workflow: workflows[index], index: index, engine: self, clock: clock, stop: stop)
+                results[index] = runner.reportNotRun(reason: RunStop.notRunReason)
+            }
         }
         let interruption = control.interruption ?? (Task.isCancelled ? .cancelled : nil)
-        return RunResult(workflows: results, startedAt: clock.startedAt, durationMicroseconds: clock.elapsedMicroseconds(),
+        return RunResult(workflows: results.compactMap { $0 }, startedAt: clock.startedAt, durationMicroseconds: clock.elapsedMicroseconds(),
                          interruption: interruption)
     }
-}
 
-/// Microseconds since the start of the run, for durations and attempt start times.
-package struct RunClock: Sendable {
-    private let start = ContinuousClock.now
-    /// The wall-clock time at `start`: results carry wall-clock start times.
-    package let startedAt = Timestamp.now()
-
-    package init() {}
-
-    /// The wall-clock time `elapsed` microseconds after the start of the run.
-    package func timestamp(at elapsed: Int) -> Timestamp { startedAt.adding(microseconds: elapsed) }
-
-    package func elapsedMicroseconds(since: Int = 0) -> Int {
-        let (seconds, attoseconds) = (ContinuousClock.now - start).components
-        return Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000) - since
+    /// Tells the control and the event stream that a workflow starts.
+    private func announce(_ workflow: Workflow, index: Int) {
+        control.workflowStarted(index, WorkflowResult(file: workflow.file, name: workflow.name,
+                                                      description: workflow.description, tags: workflow.tags.map(\.value)))
+        onEvent(.workflowStarted(file: workflow.file, name: workflow.name))
     }
 }

@@ -1,5 +1,6 @@
 import CourierDiagnostics
 import CourierHTTP
+import CourierWorkflow
 import Foundation
 import Synchronization
 
@@ -14,7 +15,7 @@ import Synchronization
 /// devices (`/dev/zero`, `/dev/urandom`) are errors that say what the path is.
 enum PipedBodyReader {
     /// The path that means standard input in `body_file:` and multipart `file:`.
-    static let standardInputPath = "-"
+    static let standardInputPath = FilePaths.standardInput
 
     /// Standard input can be read once per process (it is consumed): the second request that
     /// names it fails rather than sending an empty body.

@@ -14,7 +14,7 @@ struct RequestBuilder {
     let cookieJar: CookieJar?
 
     func build(_ request: Request, defaults: RequestOptions) throws(EvaluationError) -> HTTPRequest {
-        let options = request.options.merged(over: defaults)
+        let options = RequestOptions.layered(request: request.options, defaults: defaults, commandLine: settings.commandLineOptions)
 
         var url = try renderer.string(request.url)
         if !Self.hasScheme(url) {
@@ -134,14 +134,14 @@ struct RequestBuilder {
             }
             return .bytes(Array(pairs.joined(separator: "&").utf8))
         case .multipart(let parts)?:
-            var result: [CourierHTTP.MultipartPart] = []
+            var result: [MultipartPart] = []
             for part in parts {
-                let content: CourierHTTP.MultipartPart.Content
+                let content: MultipartPart.Content
                 switch part.content {
                 case .value(let value): content = .value(try renderer.string(value))
                 case .file(let path): content = .file(path: try resolveBodyPath(path))
                 }
-                result.append(CourierHTTP.MultipartPart(
+                result.append(MultipartPart(
                     name: try renderer.string(part.name), content: content,
                     filename: try part.filename.map { (t: Template) throws(EvaluationError) in try renderer.string(t) },
                     contentType: try part.contentType.map { (t: Template) throws(EvaluationError) in try renderer.string(t) }))
@@ -162,24 +162,19 @@ struct RequestBuilder {
 
     /// Like `resolvePath`, but `-` stays `-`: standard input, not a file named `-`.
     private func resolveBodyPath(_ template: Template) throws(EvaluationError) -> String {
-        let path = try renderer.string(template)
-        return path == PipedBodyReader.standardInputPath ? path : Self.resolve(path, against: directory)
+        FilePaths.resolve(try renderer.string(template), against: directory, standardInput: true)
     }
 
     private func resolvePath(_ template: Template) throws(EvaluationError) -> String {
-        Self.resolve(try renderer.string(template), against: directory)
-    }
-
-    static func resolve(_ path: String, against directory: String) -> String {
-        if path.hasPrefix("/") || directory.isEmpty { return path }
-        return directory.hasSuffix("/") ? directory + path : directory + "/" + path
+        FilePaths.resolve(try renderer.string(template), against: directory)
     }
 
     // MARK: - Transport options
 
+    /// The layered options (every built-in set) rendered for the transport; relative
+    /// files resolve against the directory of the workflow that names them.
     private func transportOptions(_ options: RequestOptions) throws(EvaluationError) -> HTTPRequestOptions {
         var result = HTTPRequestOptions()
-        if let timeout = settings.timeoutMilliseconds { result.timeoutMilliseconds = timeout }
         if let timeout = options.timeout { result.timeoutMilliseconds = Int(timeout.wholeMilliseconds) }
         if let timeout = options.connectTimeout { result.connectTimeoutMilliseconds = Int(timeout.wholeMilliseconds) }
         if let follow = options.followRedirects { result.followRedirects = follow }
@@ -191,25 +186,20 @@ struct RequestBuilder {
         }
         if let compressed = options.compressed { result.compressed = compressed }
         result.cookieJar = options.cookies == false ? nil : cookieJar
-        result.proxy = settings.proxy
         if let proxy = options.proxy { result.proxy = try renderer.string(proxy) }
         result.maxResponseBytes = settings.maxResponseBytes
 
-        var tls = CourierHTTP.TLSOptions()
-        tls.caPath = settings.caPath
-        tls.certificatePath = settings.certificatePath
-        tls.keyPath = settings.keyPath
-        tls.insecure = settings.insecure
+        var tls = TLSOptions()
         if let given = options.tls {
             func path(_ t: Template?) throws(EvaluationError) -> String? {
                 guard let t else { return nil }
                 return try resolvePath(t)
             }
-            if let ca = try path(given.ca) { tls.caPath = ca }
-            if let cert = try path(given.cert) { tls.certificatePath = cert }
-            if let key = try path(given.key) { tls.keyPath = key }
+            tls.caPath = try path(given.ca)
+            tls.certificatePath = try path(given.cert)
+            tls.keyPath = try path(given.key)
             if let password = given.password { tls.password = try renderer.string(password) }
-            if let insecure = given.insecure { tls.insecure = insecure || settings.insecure }
+            if let insecure = given.insecure { tls.insecure = insecure }
             if let pin = given.pinnedKey { tls.pinnedPublicKey = try renderer.string(pin) }
         }
         result.tls = tls

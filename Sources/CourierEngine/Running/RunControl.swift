@@ -1,5 +1,4 @@
 import CourierResults
-import Dispatch
 import Synchronization
 
 /// The caller's handle on a running ``Engine``: why it is being interrupted,
@@ -14,8 +13,12 @@ import Synchronization
 ///   teardown steps not started yet are skipped;
 /// - a snapshot of every finished step, readable at any moment (reports for a
 ///   second signal that leaves no time to wait), and `onStepsStopped`, called
-///   once after an interruption when the main steps have stopped and teardown
-///   is about to run (reports of what ran, before teardown may hang).
+///   once after an interruption when the main steps of every running workflow
+///   have stopped and their teardowns are about to run (reports of what ran,
+///   before a teardown may hang).
+///
+/// Several workflows may run at once (`--jobs`): each is known by its index in
+/// the run's order, and snapshots list them in that order.
 ///
 /// The engine never prints: it only records here.
 ///
@@ -27,6 +30,9 @@ package final class RunControl: Sendable {
     /// How long teardowns may run after an interruption. Default 10 s: what
     /// `docker stop` (and most CI cancellations) wait before SIGKILL.
     package let teardownGrace: Duration
+    /// The teardown deadline is waited for here (a manual clock in tests).
+    private let sleeper: any Sleeper
+    private let clock: any EngineClock
     private let onStepsStopped: @Sendable (RunResult) -> Void
     private let state = Mutex(State())
 
@@ -35,20 +41,38 @@ package final class RunControl: Sendable {
         var deadlinePassed = false
         /// `onStepsStopped` is called at most once per run.
         var stepsStoppedReported = false
-        var inTeardown = false
-        var runStart = ContinuousClock.now
+        var runStart = Duration.zero
         /// The run's wall-clock start, for the snapshot's result.
         var runStartedAt = Timestamp.zero
-        var finished: [WorkflowResult] = []
-        /// The workflow running now, with the steps finished so far.
-        var current: WorkflowResult?
-        var currentStart = ContinuousClock.now
+        /// Finished workflows by their index in the run.
+        var finished: [Int: WorkflowResult] = [:]
+        /// The workflows running now, with the steps finished so far.
+        var running: [Int: Running] = [:]
         var deadlineHandlers: [Int: @Sendable () -> Void] = [:]
         var nextHandler = 0
+
+        /// Every running workflow is in its teardown (and one at least runs): the main steps have stopped.
+        var allInTeardown: Bool { !running.isEmpty && running.values.allSatisfy(\.inTeardown) }
+
+        /// After an interruption, the first moment the main steps have stopped: report once.
+        mutating func shouldReportStepsStopped() -> Bool {
+            guard interruption != nil, !stepsStoppedReported, allInTeardown else { return false }
+            stepsStoppedReported = true
+            return true
+        }
     }
 
-    package init(teardownGrace: Duration = .seconds(10), onStepsStopped: @escaping @Sendable (RunResult) -> Void = { _ in }) {
+    private struct Running {
+        var result: WorkflowResult
+        var start: Duration
+        var inTeardown = false
+    }
+
+    package init(teardownGrace: Duration = .seconds(10), clock: any EngineClock = SystemClock(), sleeper: any Sleeper = TaskSleeper(),
+                 onStepsStopped: @escaping @Sendable (RunResult) -> Void = { _ in }) {
         self.teardownGrace = teardownGrace
+        self.clock = clock
+        self.sleeper = sleeper
         self.onStepsStopped = onStepsStopped
     }
 
@@ -61,15 +85,13 @@ package final class RunControl: Sendable {
         let (first, stepsAlreadyStopped) = state.withLock { state -> (Bool, Bool) in
             guard state.interruption == nil else { return (false, false) }
             state.interruption = interruption
-            // Interrupted during a teardown: the main steps stopped already.
-            let now = state.inTeardown && !state.stepsStoppedReported
-            if now { state.stepsStoppedReported = true }
-            return (true, now)
+            // Interrupted while every running workflow is in its teardown: the main steps stopped already.
+            return (true, state.shouldReportStepsStopped())
         }
         guard first else { return false }
-        let (seconds, attoseconds) = teardownGrace.components
-        let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(0, nanoseconds))) { [self] in
+        // Not a child of the run's task: the run's cancellation must not cancel its own deadline.
+        Task.detached { [self, sleeper, teardownGrace] in
+            try? await sleeper.sleep(for: teardownGrace)
             expireTeardownDeadline()
         }
         if stepsAlreadyStopped { onStepsStopped(snapshot()) }
@@ -82,67 +104,69 @@ package final class RunControl: Sendable {
     /// Whether the teardown deadline after an interruption has passed.
     package var teardownDeadlinePassed: Bool { state.withLock { $0.deadlinePassed } }
 
-    /// Every step finished so far: finished workflows in full, the running one
-    /// with the steps it has finished. Safe to call from any thread at any time.
+    /// Every step finished so far: finished workflows in full, the running ones
+    /// with the steps they have finished, in the run's order. Safe to call from
+    /// any thread at any time.
     package func snapshot() -> RunResult {
-        state.withLock { state in
-            let now = ContinuousClock.now
-            var workflows = state.finished
-            if var current = state.current {
-                current.durationMicroseconds = Self.microseconds(now - state.currentStart)
-                workflows.append(current)
+        let now = clock.now()
+        return state.withLock { state in
+            var byIndex = state.finished
+            for (index, running) in state.running {
+                var result = running.result
+                result.durationMicroseconds = RunClock.microseconds(now - running.start)
+                byIndex[index] = result
             }
-            return RunResult(workflows: workflows, startedAt: state.runStartedAt,
-                             durationMicroseconds: Self.microseconds(now - state.runStart), interruption: state.interruption)
+            return RunResult(workflows: byIndex.keys.sorted().compactMap { byIndex[$0] }, startedAt: state.runStartedAt,
+                             durationMicroseconds: RunClock.microseconds(now - state.runStart),
+                             interruption: state.interruption)
         }
     }
 
     // MARK: - For the engine
 
     func runStarted(at startedAt: Timestamp) {
+        let now = clock.now()
         state.withLock { state in
-            state.runStart = .now
+            state.runStart = now
             state.runStartedAt = startedAt
-            state.finished = []
-            state.current = nil
+            state.finished = [:]
+            state.running = [:]
         }
     }
 
-    func workflowStarted(_ workflow: WorkflowResult) {
+    /// Workflow `index` of the run starts (or is reported not run).
+    func workflowStarted(_ index: Int, _ workflow: WorkflowResult) {
+        let now = clock.now()
         state.withLock { state in
-            state.current = workflow
-            state.currentStart = .now
+            state.running[index] = Running(result: workflow, start: now)
         }
     }
 
     /// A step finished. (Results hold no secrets: every output masks through the
     /// run's registry, which holds them all.)
-    func stepFinished(_ step: StepResult) {
+    func stepFinished(_ index: Int, _ step: StepResult) {
         state.withLock { state in
-            state.current?.steps.append(step)
+            state.running[index]?.result.steps.append(step)
         }
     }
 
-    func workflowFinished(_ workflow: WorkflowResult) {
-        state.withLock { state in
-            state.finished.append(workflow)
-            state.current = nil
-        }
-    }
-
-    /// Called before a workflow's teardown (whether it has steps or not).
-    func teardownStarting() {
+    func workflowFinished(_ index: Int, _ workflow: WorkflowResult) {
         let report = state.withLock { state -> Bool in
-            state.inTeardown = true
-            guard state.interruption != nil, !state.stepsStoppedReported else { return false }
-            state.stepsStoppedReported = true
-            return true
+            state.finished[index] = workflow
+            state.running[index] = nil
+            // The last one still in its main steps has finished: the others are all in teardown.
+            return state.shouldReportStepsStopped()
         }
         if report { onStepsStopped(snapshot()) }
     }
 
-    func teardownFinished() {
-        state.withLock { $0.inTeardown = false }
+    /// Called before a workflow's teardown (whether it has steps or not).
+    func teardownStarting(_ index: Int) {
+        let report = state.withLock { state -> Bool in
+            state.running[index]?.inTeardown = true
+            return state.shouldReportStepsStopped()
+        }
+        if report { onStepsStopped(snapshot()) }
     }
 
     /// Runs `cancel` when the teardown deadline passes. Returns a token for
@@ -169,10 +193,5 @@ package final class RunControl: Sendable {
         }
         // Called outside the lock: a handler cancels a task, which may call back in.
         for cancel in handlers { cancel() }
-    }
-
-    private static func microseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000)
     }
 }

@@ -1,5 +1,8 @@
+import CourierDiagnostics
 import CourierJSON
 import CourierSecrets
+import CourierWorkflow
+import Foundation
 
 /// What the command line adds to every workflow of a run.
 ///
@@ -21,8 +24,10 @@ package struct RunSettings: Sendable {
     package var certificatePath: String?
     package var keyPath: String?
     package var proxy: String?
-    /// `--fail-fast`: stop after the first failed workflow.
+    /// `--fail-fast`: after the first failed workflow, cancel the running ones and start no more.
     package var failFast = false
+    /// `-j/--jobs`: how many workflows run at once (at least 1; 1 runs them one after the other).
+    package var jobs = 1
     /// `--max-body-size`: response bodies above this size fail the step. Default 256 MiB.
     package var maxResponseBytes = 256 * 1024 * 1024
     /// The run's secrets: the engine registers every secret value it meets here
@@ -32,6 +37,24 @@ package struct RunSettings: Sendable {
     package var secrets = SecretRegistry()
 
     package init() {}
+
+    /// `--timeout`, `--insecure`, `--cacert`, `--cert`, `--key` and `--proxy` as the
+    /// command-line layer of ``RequestOptions/layered(request:defaults:commandLine:)``.
+    /// Their files are named relative to the working directory, so they are made
+    /// absolute here: the layered result resolves what is left relative against the
+    /// directory of the workflow, which must not apply to them.
+    package var commandLineOptions: RequestOptions {
+        let range = SourceRange(at: SourceLocation(file: "<command line>", line: 1, column: 1))
+        func literal(_ text: String?) -> Template? { text.map { Template(literal: $0, range: range) } }
+        func file(_ path: String?) -> Template? {
+            literal(path.map { $0.hasPrefix("/") ? $0 : FilePaths.resolve($0, against: FileManager.default.currentDirectoryPath) })
+        }
+        var options = RequestOptions(timeout: timeoutMilliseconds.map { .milliseconds($0) }, proxy: literal(proxy))
+        if insecure || caPath != nil || certificatePath != nil || keyPath != nil {
+            options.tls = RequestTLSOptions(ca: file(caPath), cert: file(certificatePath), key: file(keyPath), insecure: insecure ? true : nil)
+        }
+        return options
+    }
 
     /// The value of `--var`/`--vars-file` for `name`, with `--var` first.
     func override(for name: String) -> JSONValue? {

@@ -22,6 +22,10 @@ final class WorkflowRunner {
     private let workflow: Workflow
     private let engine: Engine
     private let clock: RunClock
+    /// Set by the engine when `--fail-fast` cancels running workflows.
+    private let stop: RunStop
+    /// Where this workflow is in the run's (path) order: the key of its events and snapshots.
+    private let index: Int
     private var scope: Scope
     /// The run's secrets: every output masks what is registered here.
     private var registry: SecretRegistry { engine.settings.secrets }
@@ -32,19 +36,18 @@ final class WorkflowRunner {
     /// One jar per workflow run, so runs never see each other's sessions.
     private let cookieJar = CookieJar()
 
-    init(workflow: Workflow, engine: Engine, clock: RunClock) {
+    init(workflow: Workflow, index: Int, engine: Engine, clock: RunClock, stop: RunStop) {
         self.workflow = workflow
+        self.index = index
         self.engine = engine
         self.clock = clock
+        self.stop = stop
         self.scope = Scope(environment: engine.settings.environment)
     }
 
+    /// Runs the workflow. The engine has announced its start already.
     func run() async -> WorkflowResult {
         let start = clock.elapsedMicroseconds()
-        engine.control.workflowStarted(WorkflowResult(file: workflow.file, name: workflow.name,
-                                                      description: workflow.description, tags: workflow.tags.map(\.value),
-                                                      startedAt: clock.timestamp(at: start)))
-        engine.onEvent(.workflowStarted(file: workflow.file, name: workflow.name))
 
         var reason: String? = nil
         if let error = defineVariables() {
@@ -59,16 +62,28 @@ final class WorkflowRunner {
         // Teardown always runs, also after an interruption (its requests are
         // shielded from the run's cancellation, see `send`), until the control's
         // deadline after an interruption.
-        engine.control.teardownStarting()
+        engine.control.teardownStarting(index)
         var noSkip: String? = nil
         await runPhase(workflow.teardown, phase: .teardown, context: top, skipReason: &noSkip)
-        engine.control.teardownFinished()
+        return finish(startedAt: clock.timestamp(at: start), durationMicroseconds: clock.elapsedMicroseconds(since: start))
+    }
 
+    /// Reports every step skipped (setup, steps, teardown) for a workflow that never started
+    /// (the engine has announced it).
+    func reportNotRun(reason: String) -> WorkflowResult {
+        let top = StepContext(directory: workflow.directory, prefix: "", chain: [FilePaths.normalize(workflow.file)])
+        for (steps, phase) in [(workflow.setup, StepPhase.setup), (workflow.steps, .steps), (workflow.teardown, .teardown)] {
+            for step in steps { skip(step, phase: phase, context: top, reason: reason) }
+        }
+        return finish(startedAt: .zero, durationMicroseconds: 0)
+    }
+
+    private func finish(startedAt: Timestamp, durationMicroseconds: Int) -> WorkflowResult {
         let result = WorkflowResult(
             file: workflow.file, name: workflow.name, description: workflow.description,
-            tags: workflow.tags.map(\.value), steps: results, startedAt: clock.timestamp(at: start),
-            durationMicroseconds: clock.elapsedMicroseconds(since: start))
-        engine.control.workflowFinished(result)
+            tags: workflow.tags.map(\.value), steps: results, startedAt: startedAt,
+            durationMicroseconds: durationMicroseconds)
+        engine.control.workflowFinished(index, result)
         engine.onEvent(.workflowFinished(result))
         return result
     }
@@ -80,7 +95,7 @@ final class WorkflowRunner {
         var anyFailed = false
         for step in steps {
             if phase != .teardown {
-                if skipReason == nil && Task.isCancelled { skipReason = interruptedReason }
+                if skipReason == nil && Task.isCancelled { skipReason = stopReason }
                 if let reason = skipReason {
                     skip(step, phase: phase, context: context, reason: reason)
                     continue
@@ -93,7 +108,7 @@ final class WorkflowRunner {
             anyFailed = anyFailed || failed
             let goOn = phase == .steps && (step.continueOnFailure ?? workflow.continueOnFailure)
             if failed && !goOn && phase != .teardown {
-                skipReason = Task.isCancelled ? interruptedReason : (phase == .setup ? "setup failed" : "an earlier step failed")
+                skipReason = Task.isCancelled ? stopReason : (phase == .setup ? "setup failed" : "an earlier step failed")
             }
         }
         return anyFailed
@@ -102,6 +117,13 @@ final class WorkflowRunner {
     /// `interrupted by SIGTERM` (or `interrupted` when the task was cancelled without a reason).
     private var interruptedReason: String {
         (engine.control.interruption ?? .cancelled).description
+    }
+
+    /// Why this workflow's task was cancelled: a signal (or the caller), else `--fail-fast`.
+    /// A signal wins: the user asked to stop, whatever else was going on.
+    private var stopReason: String {
+        if engine.control.interruption == nil && stop.isFailFast { return RunStop.cancelledReason }
+        return interruptedReason
     }
 
     private var teardownDeadlineReason: String {
@@ -284,7 +306,8 @@ final class WorkflowRunner {
     private func runOnce(_ step: Step, phase: StepPhase, context: StepContext, iteration: Int?) async -> Bool {
         let start = clock.elapsedMicroseconds()
         if let delay = step.delay {
-            try? await Task.sleep(for: delay)
+            // Through the engine's sleeper: tests run a `delay: 10s` without waiting.
+            try? await engine.sleeper.sleep(for: delay)
         }
         switch step.action {
         case .include(let include):
@@ -366,11 +389,36 @@ final class WorkflowRunner {
         return failed
     }
 
-    private func perform(_ request: Request, step: Step, phase: StepPhase, context: StepContext, iteration: Int?, start: Int) async -> StepResult {
-        let stepName = context.prefix + name(of: step)
-        var result = StepResult(name: stepName, phase: phase, location: step.range, iteration: iteration, outcome: .passed,
-                                startedAt: clock.timestamp(at: start))
+    // MARK: - Attempts
 
+    /// Runs a request step: attempts until the policy stops, then commits the deciding
+    /// (last) attempt to the scope. Every attempt is kept in the result.
+    private func perform(_ request: Request, step: Step, phase: StepPhase, context: StepContext, iteration: Int?, start: Int) async -> StepResult {
+        // Named before anything of it is committed: its own captures do not rename it.
+        let stepName = context.prefix + name(of: step)
+        // Retries, polling and the auth flow's refresh plug in here, as policies.
+        var policy: any AttemptPolicy = SingleAttempt()
+        var outcomes: [AttemptOutcome] = []
+        while true {
+            let outcome = await attempt(request, step: step, phase: phase, context: context)
+            outcomes.append(outcome)
+            guard case .again(let wait, _) = policy.decide(after: outcome, number: outcomes.count) else { break }
+            // A cancelled wait ends the step with what the last attempt came to.
+            do { try await engine.sleeper.sleep(for: wait) } catch { break }
+        }
+        // `outcomes` holds at least the first attempt.
+        let deciding = outcomes[outcomes.count - 1]
+        commit(deciding, step: step)
+        // The result shows what the deciding attempt captured, committed or not (a failed step's
+        // captures help to see why it failed); the scope has them only when the step succeeded.
+        return StepResult(name: stepName, phase: phase, location: step.range, iteration: iteration,
+                          outcome: deciding.stepOutcome, attempts: outcomes.compactMap(\.record), captures: deciding.captures,
+                          startedAt: clock.timestamp(at: start), durationMicroseconds: clock.elapsedMicroseconds(since: start))
+    }
+
+    /// One attempt: builds and sends the request, checks the expectations and evaluates
+    /// the captures against a copy of the scope. Changes no variable of the workflow.
+    private func attempt(_ request: Request, step: Step, phase: StepPhase, context: StepContext) async -> AttemptOutcome {
         let builder = RequestBuilder(renderer: renderer, settings: engine.settings, directory: context.directory, cookieJar: cookieJar)
         var httpRequest: HTTPRequest
         do {
@@ -378,9 +426,7 @@ final class WorkflowRunner {
             // Results record the headers libcurl really sent (Host, User-Agent, Cookie…).
             httpRequest.options.recordSentRequests = true
         } catch {
-            result.outcome = .errored(StepError(type: "template", message: error.message, location: error.range))
-            result.durationMicroseconds = clock.elapsedMicroseconds(since: start)
-            return result
+            return AttemptOutcome(error: StepError(type: "template", message: error.message, location: error.range))
         }
 
         recordCredentials(in: httpRequest.headers)
@@ -397,56 +443,69 @@ final class WorkflowRunner {
             response = try await send(httpRequest, phase: phase)
         } catch {
             recordSentCredentials(error.sentRequests, hops: [])
-            result.attempts = [recordedAttempt(httpRequest, .failure(error), expectations: [], start: attemptStart)]
+            let attempt = recordedAttempt(httpRequest, .failure(error), expectations: [], start: attemptStart)
             var message = error.message
             if error.kind == .cancelled {
-                // Say why: the signal, or the teardown deadline that followed it.
+                // Say why: the signal, the teardown deadline that followed it, or --fail-fast.
                 if phase == .teardown && engine.control.teardownDeadlinePassed {
                     message = teardownDeadlineReason
                 } else if Task.isCancelled || engine.control.interruption != nil {
-                    message = interruptedReason
+                    message = stopReason
                 }
             }
-            result.outcome = .errored(StepError(type: error.kind.description, message: message, hint: error.hint, location: request.range))
-            result.durationMicroseconds = clock.elapsedMicroseconds(since: start)
-            return result
+            return AttemptOutcome(record: attempt, error: StepError(type: error.kind.description, message: message,
+                                                                    hint: error.hint, location: request.range))
         }
 
         recordSentCredentials(response.sentRequests, hops: response.redirects.map(\.headers) + [response.headers])
         let view = ResponseView(response)
-        var expectations = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
+        var outcome = AttemptOutcome()
+        outcome.expectations = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
 
-        // Captures: the step's own later captures may use earlier ones, so each
-        // one is read with the scope as it is after the one before.
+        // Captures: the step's own later captures may use earlier ones, so each one is
+        // read with the attempt's copy of the scope as it is after the one before.
+        var attemptScope = scope
         for capture in step.capture {
-            var captureRenderer = renderer
+            var captureRenderer = TemplateRenderer(scope: attemptScope, functions: engine.functions)
             captureRenderer.redactingValues = capture.secret
             switch CaptureEvaluator(renderer: captureRenderer).capture(capture, from: view) {
             case .success(let value):
-                scope[capture.name.value] = value
-                captureDefinitions[capture.name.value, default: 0] += 1
+                attemptScope[capture.name.value] = value
                 if capture.secret {
+                    // Registered now, committed or not: this attempt's transcript shows it.
                     addSecret(value)
                     if SecretLength.firstShortLeaf(of: value, named: capture.name.value) != nil {
-                        engine.onEvent(.warning(file: workflow.file, message: SecretLength.shortCaptureWarning(name: capture.name.value)))
+                        outcome.warnings.append(SecretLength.shortCaptureWarning(name: capture.name.value))
                     }
                 }
-                result.captures.append(CapturedValue(name: capture.name.value, value: value, secret: capture.secret))
-                expectations.append(.passed(location: capture.range, subject: "capture \(capture.name.value)", expected: nil,
-                                            actual: capture.secret ? .words(MaskingPolicy.mask) : .value(value)))
+                outcome.captures.append(CapturedValue(name: capture.name.value, value: value, secret: capture.secret))
+                outcome.expectations.append(.passed(location: capture.range, subject: "capture \(capture.name.value)", expected: nil,
+                                                    actual: capture.secret ? .words(MaskingPolicy.mask) : .value(value)))
             case .failure(let failure):
-                expectations.append(failure)
+                outcome.expectations.append(failure)
             }
         }
-        if let id = step.id?.value {
-            scope.steps[id] = view.stepValue()
-        }
+        if step.id != nil { outcome.stepValue = view.stepValue() }
+        outcome.record = recordedAttempt(httpRequest, .success(response), expectations: outcome.expectations, start: attemptStart)
+        return outcome
+    }
 
-        result.attempts = [recordedAttempt(httpRequest, .success(response), expectations: expectations, start: attemptStart)]
-        let failures = expectations.filter(\.failed)
-        result.outcome = failures.isEmpty ? .passed : .failed(failures)
-        result.durationMicroseconds = clock.elapsedMicroseconds(since: start)
-        return result
+    /// Makes the deciding attempt visible to the steps after it: `steps.<id>` when a
+    /// response came back, and its captures only when the step succeeded (a failed step
+    /// under `continue_on_failure` leaves the variables as they were).
+    private func commit(_ outcome: AttemptOutcome, step: Step) {
+        if let id = step.id?.value, let value = outcome.stepValue {
+            scope.steps[id] = value
+        }
+        // A short secret is hard to mask whether or not the step went on to fail.
+        for warning in outcome.warnings {
+            engine.onEvent(.warning(file: workflow.file, message: warning))
+        }
+        guard outcome.succeeded else { return }
+        for capture in outcome.captures {
+            scope[capture.name] = capture.value
+            captureDefinitions[capture.name, default: 0] += 1
+        }
     }
 
     /// Credentials in what libcurl really sent (its jar's `Cookie`, Basic credentials built
@@ -477,7 +536,7 @@ final class WorkflowRunner {
     // MARK: - Recording
 
     /// The attempt as a plain record, masked with the registry as it is now (this
-    /// step's secret captures included) and with its bodies cut.
+    /// attempt's secret captures included) and with its bodies cut.
     private func recordedAttempt(_ request: HTTPRequest, _ outcome: Result<HTTPResponse, HTTPError>,
                                  expectations: [ExpectationResult], start: Int) -> Attempt {
         AttemptRecorder(policy: registry.policy).attempt(
@@ -487,7 +546,7 @@ final class WorkflowRunner {
 
     private func record(_ result: StepResult) {
         results.append(result)
-        engine.control.stepFinished(result)
+        engine.control.stepFinished(index, result)
         engine.onEvent(.stepFinished(file: workflow.file, result))
     }
 

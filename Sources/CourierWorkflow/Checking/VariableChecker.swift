@@ -318,7 +318,7 @@ private struct Walker {
             for p in predicates {
                 switch p.kind {
                 case .eq(let v), .ne(let v), .gt(let v), .gte(let v), .lt(let v), .lte(let v), .in(let v), .notIn(let v),
-                     .contains(let v), .notContains(let v), .startsWith(let v), .endsWith(let v), .matches(let v), .notMatches(let v):
+                     .contains(let v), .notContains(let v), .startsWith(let v), .endsWith(let v), .matches(let v, _), .notMatches(let v, _):
                     visit(v)
                 case .length(let m), .each(let m), .not(let m): visit(m)
                 case .schema(let s): visit(s)

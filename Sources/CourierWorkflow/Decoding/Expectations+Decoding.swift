@@ -133,9 +133,14 @@ extension WorkflowDecoder {
         case "starts_with": return .startsWith(templateValue(node))
         case "ends_with": return .endsWith(templateValue(node))
         case "matches", "not_matches":
-            guard regexOperand(node, for: name) else { return nil }
+            let compiled: RegexPattern?
+            switch regexOperand(node, for: name) {
+            case .invalid: return nil
+            case .templated: compiled = nil
+            case .compiled(let pattern): compiled = pattern
+            }
             let value = templateValue(node)
-            return name == "matches" ? .matches(value) : .notMatches(value)
+            return name == "matches" ? .matches(value, compiled: compiled) : .notMatches(value, compiled: compiled)
         case "exists": return bool(node, for: name).map(PredicateKind.exists)
         case "empty": return bool(node, for: name).map(PredicateKind.empty)
         case "uuid": return bool(node, for: name).map(PredicateKind.uuid)
@@ -168,18 +173,27 @@ extension WorkflowDecoder {
     }
 
     /// Regular expressions without templates are compiled now, so a typo fails before any request is sent.
-    private func regexOperand(_ node: YAMLNode, for key: String) -> Bool {
+    private enum RegexOperand {
+        case compiled(RegexPattern)
+        /// Rendered and compiled when checked.
+        case templated
+        /// Reported.
+        case invalid
+    }
+
+    /// A `matches`/`not_matches` operand, compiled here when it has no template: kept in
+    /// the model, never re-parsed per evaluation.
+    private func regexOperand(_ node: YAMLNode, for key: String) -> RegexOperand {
         guard let scalar = node.scalar, case .string = scalar.value else {
             error("expected a regular expression string for '\(key)', found \(node.kindDescription)", at: node.range)
-            return false
+            return .invalid
         }
-        if scalar.text.contains("{{") { return true }
+        if scalar.text.contains("{{") { return .templated }
         do {
-            _ = try RegexPattern(scalar.text, dialect: .workflow)
-            return true
+            return .compiled(try RegexPattern(scalar.text, dialect: .workflow))
         } catch {
             self.error("invalid regular expression '\(scalar.text)' for '\(key)': \(error)", at: node.range)
-            return false
+            return .invalid
         }
     }
 }

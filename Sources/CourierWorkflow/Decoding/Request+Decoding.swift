@@ -139,7 +139,7 @@ extension WorkflowDecoder {
         }
     }
 
-    private func multipart(_ node: YAMLNode) -> [MultipartPart]? {
+    private func multipart(_ node: YAMLNode) -> [RequestMultipartPart]? {
         switch node.kind {
         case .mapping:
             // Map shorthand: `{ caption: Sunset, title: x }` — value parts only.
@@ -153,12 +153,12 @@ extension WorkflowDecoder {
         }
     }
 
-    private func shorthandPart(_ name: String, key: YAMLNode, value: YAMLNode) -> MultipartPart? {
+    private func shorthandPart(_ name: String, key: YAMLNode, value: YAMLNode) -> RequestMultipartPart? {
         guard let content = template(value, for: name) else { return nil }
-        return MultipartPart(name: parseTemplate(name, key), content: .value(content), range: key.range.union(value.range))
+        return RequestMultipartPart(name: parseTemplate(name, key), content: .value(content), range: key.range.union(value.range))
     }
 
-    private func multipartPart(_ node: YAMLNode) -> MultipartPart? {
+    private func multipartPart(_ node: YAMLNode) -> RequestMultipartPart? {
         let keys = ["name", "value", "file", "filename", "content_type"]
         // `- { caption: Sunset }`: a one-entry map without `name` is the shorthand.
         if let pairs = node.mapping, pairs.count == 1, let key = pairs[0].key.scalar?.text, !keys.contains(key) {
@@ -166,7 +166,7 @@ extension WorkflowDecoder {
         }
         guard let f = fields(node, in: "multipart part", allowed: keys) else { return nil }
         guard let name = required(f, "name", in: "multipart part").flatMap({ template($0, for: "name") }) else { return nil }
-        let content: MultipartPart.Content
+        let content: RequestMultipartPart.Content
         switch (f["value"], f["file"]) {
         case (let value?, nil):
             guard let t = template(value, for: "value") else { return nil }
@@ -182,7 +182,7 @@ extension WorkflowDecoder {
             error("a multipart part needs 'value' or 'file'", at: node.range)
             return nil
         }
-        return MultipartPart(name: name, content: content,
+        return RequestMultipartPart(name: name, content: content,
                              filename: f["filename"].flatMap { template($0, for: "filename") },
                              contentType: f["content_type"].flatMap { template($0, for: "content_type") },
                              range: node.range)
@@ -209,7 +209,7 @@ extension WorkflowDecoder {
         o.connectTimeout = f["connect_timeout"].flatMap { duration($0, for: "connect_timeout") }
         o.followRedirects = f["follow_redirects"].flatMap { bool($0, for: "follow_redirects") }
         o.maxRedirects = f["max_redirects"].flatMap { int($0, for: "max_redirects", minimum: 0) }
-        o.httpVersion = f["http_version"].flatMap { choice($0, for: "http_version", [("1.1", HTTPVersion.http1_1), ("2", .http2), ("2.0", .http2)]) }
+        o.httpVersion = f["http_version"].flatMap { choice($0, for: "http_version", [("1.1", RequestHTTPVersion.http1_1), ("2", .http2), ("2.0", .http2)]) }
         o.compressed = f["compressed"].flatMap { bool($0, for: "compressed") }
         o.cookies = f["cookies"].flatMap { bool($0, for: "cookies") }
         o.proxy = f["proxy"].flatMap { template($0, for: "proxy") }
@@ -217,9 +217,9 @@ extension WorkflowDecoder {
         return o
     }
 
-    private func tlsOptions(_ node: YAMLNode) -> TLSOptions? {
+    private func tlsOptions(_ node: YAMLNode) -> RequestTLSOptions? {
         guard let f = fields(node, in: "tls", allowed: ["ca", "cert", "key", "password", "insecure", "pinned_key"]) else { return nil }
-        return TLSOptions(
+        return RequestTLSOptions(
             ca: f["ca"].flatMap { template($0, for: "ca") }.map { checkFile($0, for: "tls.ca") },
             cert: f["cert"].flatMap { template($0, for: "cert") }.map { checkFile($0, for: "tls.cert") },
             key: f["key"].flatMap { template($0, for: "key") }.map { checkFile($0, for: "tls.key") },

@@ -6,7 +6,7 @@ extension WorkflowDecoder {
                                "teardown", "continue_on_failure"]
 
     func workflow(_ root: YAMLNode, file: String) -> Workflow? {
-        let directory = Self.directory(of: file)
+        let directory = FilePaths.directory(of: file)
         guard let f = fields(root, in: "workflow", allowed: Self.workflowKeys, hints: [
             "request": "a workflow lists its requests under 'steps:' (each step has a 'request:')",
         ]) else { return nil }
@@ -63,11 +63,6 @@ extension WorkflowDecoder {
             }
         }
     }
-
-    static func directory(of file: String) -> String {
-        let directory = (file as NSString).deletingLastPathComponent
-        return directory.isEmpty ? "." : directory
-    }
 }
 
 // MARK: - Entry points
@@ -116,10 +111,8 @@ package func loadVarsFile(path: String, sources: SourceStore) -> Result<[Variabl
 /// are loaded too.
 package func loadIncludedFile(path: String, sources: SourceStore, chain: [String]) -> Result<IncludedFile, DiagnosticList> {
     let normalized = FilePaths.normalize(path)
-    if chain.contains(normalized) {
-        let start = chain.firstIndex(of: normalized) ?? 0
-        let cycle = (chain[start...] + [normalized]).joined(separator: " → ")
-        return .failure(DiagnosticList([.error("include cycle: \(cycle)", at: nil)]))
+    if let cycle = IncludeCycle.message(including: normalized, from: chain) {
+        return .failure(DiagnosticList([.error(cycle, at: nil)]))
     }
     guard sources.exists(normalized) else {
         return .failure(DiagnosticList([.error("included file '\(normalized)' does not exist", at: nil)]))

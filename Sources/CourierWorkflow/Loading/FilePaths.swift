@@ -1,15 +1,30 @@
 /// Lexical path arithmetic for paths written in workflows: they resolve
 /// against the directory of the file that names them (spec section 2).
+/// The one place a relative path is resolved: includes, schemas, `body_file`,
+/// multipart files, `tls:` files, and the command line's files (against the
+/// working directory).
 package enum FilePaths {
+    /// The path that means standard input where a key reads a pipe (`body_file:`, multipart `file:`).
+    package static let standardInput = "-"
+
     /// `path` joined to `directory` unless it is absolute, then normalised
-    /// (`./` and `a/../` removed), so one file has one name in cycle chains.
+    /// (`./` and `a/../` removed), so one file has one name in cycle chains and messages.
+    /// `~` is not expanded (a shell does that before Courier sees a command-line path;
+    /// in a workflow `~/x` is a directory named `~`). With `standardInput`, `-` stays `-`.
     ///
     /// ```swift
     /// FilePaths.resolve("../shared/_login.yaml", against: "Workflows/users")  // "Workflows/shared/_login.yaml"
+    /// FilePaths.resolve("-", against: "Workflows", standardInput: true)       // "-"
     /// ```
-    package static func resolve(_ path: String, against directory: String) -> String {
+    package static func resolve(_ path: String, against directory: String, standardInput: Bool = false) -> String {
+        if standardInput && path == Self.standardInput { return path }
         if path.hasPrefix("/") || directory.isEmpty || directory == "." { return normalize(path) }
         return normalize(directory + "/" + path)
+    }
+
+    /// `path` resolved against the directory of `file` (a workflow, an included file, a schema).
+    package static func resolve(_ path: String, relativeTo file: String) -> String {
+        resolve(path, against: directory(of: file))
     }
 
     /// Removes `.` components, empty components and `name/..` pairs.

@@ -39,7 +39,7 @@ extension WorkflowDecoder {
     func checkFile(_ path: Template, for key: String) -> Template {
         guard let loading, let text = path.literalText, !text.isEmpty else { return path }
         let takesPipes = Self.keysTakingPipes.contains(key)
-        if text == "-" {
+        if text == FilePaths.standardInput {
             if !takesPipes { error("'-' (standard input) cannot be used for '\(key)'; name a file", at: path.range) }
             return path
         }
@@ -71,10 +71,8 @@ extension WorkflowDecoder {
             return nil
         }
         let resolved = FilePaths.resolve(text, against: directory)
-        if loading.chain.contains(resolved) {
-            let start = loading.chain.firstIndex(of: resolved) ?? 0
-            let cycle = (loading.chain[start...] + [resolved]).joined(separator: " → ")
-            error("include cycle: \(cycle)", at: path.range)
+        if let cycle = IncludeCycle.message(including: resolved, from: loading.chain) {
+            error(cycle, at: path.range)
             return nil
         }
         if let done = loading.loaded[resolved] { return done }

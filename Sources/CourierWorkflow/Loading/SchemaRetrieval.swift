@@ -51,7 +51,7 @@ package final class SchemaRetrieval: Sendable {
 
     /// An absolute `file://` URI for a path, so `$ref: other.json` resolves beside the file.
     package static func fileURI(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let absolute = FilePaths.resolve(path, against: FileManager.default.currentDirectoryPath)
         let encoded = absolute.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? absolute
         return "file://" + encoded
     }

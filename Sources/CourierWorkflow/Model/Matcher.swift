@@ -49,8 +49,9 @@ package enum PredicateKind: Sendable {
     case startsWith(TemplateValue)
     case endsWith(TemplateValue)
     /// A regular expression (checked at decode time when it has no template).
-    case matches(TemplateValue)
-    case notMatches(TemplateValue)
+    /// The pattern as written, and compiled when it has no template (at load, once).
+    case matches(TemplateValue, compiled: RegexPattern?)
+    case notMatches(TemplateValue, compiled: RegexPattern?)
     case exists(Bool)
     case type(JSONType)
     case length(Matcher)

@@ -55,7 +55,7 @@ package struct Request: Sendable {
     }
 
     /// Options written on the request itself, including its `headers`
-    /// (in `options.headers`). Merge with `options.merged(over: workflow.defaults)`.
+    /// (in `options.headers`). Layered with ``RequestOptions/layered(request:defaults:commandLine:)``.
     package var options: RequestOptions {
         get { storage.options }
         set { storage = Storage(method: storage.method, url: storage.url, query: storage.query, auth: storage.auth, body: storage.body, options: newValue, range: storage.range) }
@@ -128,15 +128,15 @@ package enum Body: Sendable {
     case json(TemplateValue)
     /// `application/x-www-form-urlencoded`; names may hold templates.
     case form([(name: Template, value: Template)])
-    case multipart([MultipartPart])
+    case multipart([RequestMultipartPart])
     /// `body:` sent as is.
     case text(Template, contentType: Template?)
     /// `body_file:` streamed from disk; the path is relative to ``Workflow/directory``.
     case file(Template, contentType: Template?)
 }
 
-/// One part of a `multipart:` body.
-package struct MultipartPart: Sendable {
+/// One part of a `multipart:` body as written (templates); rendered into CourierHTTP's `MultipartPart`.
+package struct RequestMultipartPart: Sendable {
     package enum Content: Sendable {
         case value(Template)
         /// A path relative to ``Workflow/directory``, streamed from disk.

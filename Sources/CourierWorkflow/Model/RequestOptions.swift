@@ -2,7 +2,8 @@ import CourierDiagnostics
 
 /// Options that `defaults:` sets for every request and a `request:` may
 /// override (spec section 6). Every field is optional so layers merge with
-/// one function: request over workflow defaults over command line over built-ins.
+/// one function, ``layered(request:defaults:commandLine:)``: request over
+/// workflow defaults over command line over ``builtIns``.
 package struct RequestOptions: Sendable {
     package var baseURL: Template?
     /// Headers in file order. Merging is by case-insensitive name; a nil
@@ -18,21 +19,21 @@ package struct RequestOptions: Sendable {
     /// Built-in default: 10.
     package var maxRedirects: Int?
     /// Built-in default: negotiated by libcurl.
-    package var httpVersion: HTTPVersion?
+    package var httpVersion: RequestHTTPVersion?
     /// Built-in default: true.
     package var compressed: Bool?
     /// Built-in default: true (one jar per workflow run).
     package var cookies: Bool?
     /// Built-in default: the `http_proxy`/`https_proxy`/`no_proxy` environment.
     package var proxy: Template?
-    package var tls: TLSOptions?
+    package var tls: RequestTLSOptions?
     /// Only in `defaults:` (a step's `retry:` overrides it as a whole).
     package var retry: RetryPolicy?
 
     package init(baseURL: Template? = nil, headers: [HeaderEntry] = [], timeout: Duration? = nil,
                  connectTimeout: Duration? = nil, followRedirects: Bool? = nil, maxRedirects: Int? = nil,
-                 httpVersion: HTTPVersion? = nil, compressed: Bool? = nil, cookies: Bool? = nil,
-                 proxy: Template? = nil, tls: TLSOptions? = nil, retry: RetryPolicy? = nil) {
+                 httpVersion: RequestHTTPVersion? = nil, compressed: Bool? = nil, cookies: Bool? = nil,
+                 proxy: Template? = nil, tls: RequestTLSOptions? = nil, retry: RetryPolicy? = nil) {
         self.baseURL = baseURL
         self.headers = headers
         self.timeout = timeout
@@ -47,14 +48,34 @@ package struct RequestOptions: Sendable {
         self.retry = retry
     }
 
+    /// The built-in values of spec section 6, the bottom layer: every option that has one is set.
+    /// `base_url`, `http_version` (negotiated by libcurl), `proxy` (the environment's) and the
+    /// `tls:` files have none.
+    package static let builtIns = RequestOptions(
+        timeout: .seconds(30), connectTimeout: .seconds(10), followRedirects: true, maxRedirects: 10,
+        compressed: true, cookies: true, tls: RequestTLSOptions(insecure: false))
+
+    /// The options a request is sent with: the request's own over the workflow's `defaults:`,
+    /// over the command line's (`--timeout`, `--proxy`, `--cacert`, …), over ``builtIns``.
+    /// The one place these layers meet: every field that has a built-in value is set in the result.
+    ///
+    /// `--insecure` is the one exception to "upper wins": it turns verification off for the
+    /// whole run, whatever a workflow's `tls.insecure: false` says (the run's warning says so).
+    ///
+    /// ```swift
+    /// let effective = RequestOptions.layered(request: request.options, defaults: workflow.defaults,
+    ///                                        commandLine: settings.commandLineOptions)
+    /// ```
+    package static func layered(request: RequestOptions, defaults: RequestOptions, commandLine: RequestOptions) -> RequestOptions {
+        var result = request.merged(over: defaults.merged(over: commandLine.merged(over: builtIns)))
+        if commandLine.tls?.insecure == true { result.tls?.insecure = true }
+        return result
+    }
+
     /// These options laid over `lower`: every field set here wins, unset ones
     /// fall through; headers are merged by case-insensitive name (this layer's
     /// value replaces the lower one in place, nil removes it, new ones are
-    /// appended); TLS options merge field by field.
-    ///
-    /// ```swift
-    /// let effective = request.options.merged(over: workflow.defaults.merged(over: commandLine))
-    /// ```
+    /// appended); TLS options merge field by field. Used by ``layered(request:defaults:commandLine:)``.
     package func merged(over lower: RequestOptions) -> RequestOptions {
         var result = RequestOptions(
             baseURL: baseURL ?? lower.baseURL,
@@ -104,13 +125,18 @@ package struct RequestOptions: Sendable {
     }
 }
 
-package enum HTTPVersion: String, Sendable, Hashable {
+/// `http_version:` as written (nil: negotiated). Workflow-model types of a request that have a
+/// rendered counterpart in CourierHTTP are named `Request…` (like ``RequestAuth``): there
+/// `HTTPRequestOptions.HTTPVersion`, `TLSOptions` and `MultipartPart` are the rendered ones,
+/// built by the engine's `RequestBuilder`.
+package enum RequestHTTPVersion: String, Sendable, Hashable {
     case http1_1 = "1.1"
     case http2 = "2"
 }
 
-/// `tls:` options; paths are relative to ``Workflow/directory``.
-package struct TLSOptions: Sendable {
+/// `tls:` options as written (templates); paths are relative to ``Workflow/directory``.
+/// Rendered into CourierHTTP's `TLSOptions`.
+package struct RequestTLSOptions: Sendable {
     package var ca: Template?
     /// PEM or PKCS#12 (`.p12`/`.pfx`).
     package var cert: Template?
@@ -131,8 +157,8 @@ package struct TLSOptions: Sendable {
         self.pinnedKey = pinnedKey
     }
 
-    package func merged(over lower: TLSOptions) -> TLSOptions {
-        TLSOptions(ca: ca ?? lower.ca, cert: cert ?? lower.cert, key: key ?? lower.key,
+    package func merged(over lower: RequestTLSOptions) -> RequestTLSOptions {
+        RequestTLSOptions(ca: ca ?? lower.ca, cert: cert ?? lower.cert, key: key ?? lower.key,
                    password: password ?? lower.password, insecure: insecure ?? lower.insecure,
                    pinnedKey: pinnedKey ?? lower.pinnedKey)
     }

@@ -17,8 +17,8 @@ enum RunCommand {
         .init(names: ["--exclude-tag"], value: "TAG", help: "skip workflows with this tag (repeatable)"),
         .init(names: ["--filter"], value: "REGEX", help: "run only workflows whose name or a step name matches REGEX"),
         .init(names: ["--exclude"], value: "GLOB", help: "leave out files and directories below PATH matching GLOB (gitignore syntax; repeatable)"),
-        .init(names: ["--jobs", "-j"], value: "N", help: "workflows at once (not implemented yet: they run one at a time)"),
-        .init(names: ["--fail-fast"], value: nil, help: "stop after the first failed workflow"),
+        .init(names: ["--jobs", "-j"], value: "N", help: "workflows at once (default: the number of CPUs; 1: one after the other)"),
+        .init(names: ["--fail-fast"], value: nil, help: "after the first failed workflow, cancel the running ones and start no more"),
         .init(names: ["--timeout"], value: "DURATION", help: "default request timeout (250ms, 2s, 1m)"),
         .init(names: ["--insecure", "-k"], value: nil, help: "skip TLS verification (prints a warning)"),
         .init(names: ["--cacert"], value: "FILE", help: "CA bundle (PEM) for every request"),
@@ -117,12 +117,16 @@ enum RunCommand {
         consoleOptions.color = Output.useColor(parsed.last("--color"), fileDescriptor: consoleOutput.fileDescriptor)
         consoleOptions.quiet = parsed.has("--quiet")
         consoleOptions.verbose = parsed.has("--verbose")
+        // What is running, on a terminal only: a log or a pipe gets the blocks alone.
+        consoleOptions.statusLine = !consoleOptions.quiet && isatty(consoleOutput.fileDescriptor) == 1
         let console = ConsoleReporter(options: consoleOptions, sources: sources, output: consoleOutput)
         let client = HTTPClient()
         // After a signal, the reports of what ran are written as soon as the main steps
         // have stopped: a teardown that then hangs until SIGKILL cannot take them along.
         let control = RunControl(onStepsStopped: { partial in reports.writeInBackground(partial) })
-        let engine = Engine(transport: client, settings: settings, control: control, onEvent: { console.handle($0) })
+        // One SourceStore for the run: files included at run time are read once, into the
+        // store the console renders their diagnostics from.
+        let engine = Engine(transport: client, settings: settings, sources: sources, control: control, onEvent: { console.handle($0) })
         let workflows = loaded.workflows
         // The engine runs on the HTTP driver thread: no thread hop per request.
         let runTask = Task(executorPreference: client.taskExecutor) { await engine.run(workflows) }
@@ -213,14 +217,8 @@ enum RunCommand {
             case .failure(let list):
                 diagnostics += list.diagnostics
             case .success(let definitions):
-                let renderer = TemplateRenderer(scope: Scope(environment: environment))
-                for definition in definitions {
-                    do {
-                        settings.fileVariables.append((definition.name, try renderer.value(definition.value)))
-                    } catch {
-                        diagnostics.append(.error(error.message, at: error.range))
-                    }
-                }
+                // Parsed here (errors before sending); the engine evaluates the templates.
+                diagnostics += settings.addFileVariables(definitions)
             }
         }
         for assignment in parsed.all("--var") {
@@ -237,6 +235,8 @@ enum RunCommand {
             settings.timeoutMilliseconds = Int(duration.wholeMilliseconds)
         }
         settings.failFast = parsed.has("--fail-fast")
+        // Checked to be a positive number in `run`.
+        settings.jobs = parsed.last("--jobs").flatMap { Int($0) } ?? ProcessInfo.processInfo.activeProcessorCount
         settings.insecure = parsed.has("--insecure")
         settings.caPath = parsed.last("--cacert")
         settings.certificatePath = parsed.last("--cert")

@@ -17,11 +17,13 @@ struct LimitsTests {
         """
     }
 
-    static func validate(_ text: String) async throws -> (result: ProcessResult, seconds: Double) {
+    static func validate(_ text: String, cpuSeconds: Int = 10) async throws -> (result: ProcessResult, seconds: Double) {
         let workspace = try Workspace()
         try workspace.write("w.yaml", text)
         let start = ContinuousClock.now
-        let result = try await Courier.run(["validate", "w.yaml"], in: workspace.url, timeout: .seconds(60))
+        // What these tests guard is work (seconds of CPU before the limits), so the bound is
+        // on CPU time, which a loaded machine does not stretch; wall clock is a hang guard only.
+        let result = try await Courier.run(["validate", "w.yaml"], in: workspace.url, timeout: .seconds(120), cpuSeconds: cpuSeconds)
         let elapsed = ContinuousClock.now - start
         return (result, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
@@ -41,7 +43,7 @@ struct LimitsTests {
         // Four levels (root, steps, step, request) come before the body, and `      json: ` is
         // 12 columns: the 509th '[' is level 513, at column 12 + 509.
         #expect(result.stderr.contains("w.yaml:5:521: error: nested too deeply, limit 512"), result.context)
-        #expect(seconds < 10, "took \(seconds) s")
+        #expect(seconds < 120, "took \(seconds) s")
     }
 
     @Test("100 KB of unclosed '[' (libyaml is quadratic there): exit 2 within seconds")
@@ -49,7 +51,7 @@ struct LimitsTests {
         let (result, seconds) = try await Self.validate(Self.jsonBodyWorkflow(String(repeating: "[", count: 100_000)))
         #expect(result.status == 2, result.context)
         #expect(result.stderr.contains("nested too deeply, limit 512"), result.context)
-        #expect(seconds < 10, "took \(seconds) s")
+        #expect(seconds < 120, "took \(seconds) s")
     }
 
     @Test("a json: body nested 15,500 deep (was SIGSEGV in run): exit 2 before anything is sent")
@@ -84,7 +86,7 @@ struct LimitsTests {
         // `  - request: { url: "http://h/{{ ` is 33 columns; the 129th '(' is one past the limit.
         #expect(result.stderr.contains("w.yaml:3:\(33 + 129): error: template expression nests parentheses"), result.context)
         #expect(result.stderr.contains("more than 128 deep"), result.context)
-        #expect(seconds < 10, "took \(seconds) s")
+        #expect(seconds < 120, "took \(seconds) s")
     }
 
     @Test("templates exactly at the limits run: 128 parentheses, 511 chained filters (a tree 512 deep)")
@@ -112,7 +114,7 @@ struct LimitsTests {
         let (result, seconds) = try await Self.validate("vars: { x: a }\nsteps:\n  - request: { url: \"http://h/{{ x \(tail) }}\" }\n")
         #expect(result.status == 2, result.context)
         #expect(result.stderr.contains("template expression nest"), result.context)
-        #expect(seconds < 10, "took \(seconds) s")
+        #expect(seconds < 120, "took \(seconds) s")
     }
 
     // MARK: - Amplification and many errors
@@ -126,7 +128,7 @@ struct LimitsTests {
         #expect(result.status == 2, result.context)
         #expect(result.stderr.contains("w.yaml:7:"), result.context)
         #expect(result.stderr.contains("aliases expand to too much text (more than 10 MiB of scalars)"), result.context)
-        #expect(seconds < 10, "took \(seconds) s")
+        #expect(seconds < 120, "took \(seconds) s")
     }
 
     @Test("a 1 MB string aliased 10,000 times (18 s of CPU before): exit 2 at the 11th alias, at once")
@@ -137,18 +139,18 @@ struct LimitsTests {
         #expect(result.status == 2, result.context)
         // `        b: [` is 12 columns and each alias takes 4: the 11th starts at column 53.
         #expect(result.stderr.contains("w.yaml:6:53: error: aliases expand to too much text"), result.context)
-        #expect(seconds < 10, "took \(seconds) s")
+        #expect(seconds < 120, "took \(seconds) s")
     }
 
     @Test("12,000 template errors in one scalar: the first 100 are shown, then 'and 11,900 more'")
     func manyErrors() async throws {
         let text = "vars: { x: a }\nsteps:\n  - request: { url: \"http://h/\(String(repeating: "{{ x | nope }}", count: 12_000))\" }\n"
-        let (result, seconds) = try await Self.validate(text)
+        let (result, seconds) = try await Self.validate(text, cpuSeconds: 40)
         #expect(result.status == 2, result.context)
         #expect(result.stderr.components(separatedBy: "error: unknown filter 'nope'").count - 1 == 100)
         #expect(result.stderr.contains("note: and 11,900 more diagnostics in this file; only the first 100 are shown"))
         // Over 60 s before (quadratic); 2.3 s now in a debug build, 17 s under AddressSanitizer.
-        #expect(seconds < 40, "took \(seconds) s")
+        #expect(seconds < 120, "took \(seconds) s")
     }
 
     // MARK: - Timeouts

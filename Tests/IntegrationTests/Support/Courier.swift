@@ -5,12 +5,18 @@ import Testing
 enum Courier {
     /// `courier ARGS...` in `directory`, with a clean, proxy-free, colour-free environment plus
     /// `environment`. Killed after `timeout`.
+    ///
+    /// `cpuSeconds` caps the CPU time the process may use (`ulimit -t`; past it the kernel
+    /// sends SIGXCPU, so the exit status is no longer the expected one). Unlike a wall-clock
+    /// bound it does not depend on how loaded the machine is: use it where "does not burn
+    /// seconds of CPU" is what a test guards.
     static func run(
         _ arguments: [String],
         in directory: URL,
         environment: [String: String] = [:],
         timeout: Duration = .seconds(60),
-        interruptAfter: Duration? = nil
+        interruptAfter: Duration? = nil,
+        cpuSeconds: Int? = nil
     ) async throws -> ProcessResult {
         var env = ProcessInfo.processInfo.environment
         for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
@@ -20,7 +26,11 @@ enum Courier {
         env["NO_PROXY"] = "127.0.0.1,localhost"
         env["NO_COLOR"] = "1"
         env.merge(environment) { _, new in new }
-        let result = try await ProcessRunner.run(try Paths.courierBinary(), arguments, in: directory,
+        let binary = try Paths.courierBinary()
+        let (executable, commandLine) = cpuSeconds.map { limit in
+            ("/bin/sh", ["-c", "ulimit -t \(limit) && exec \"$0\" \"$@\"", binary] + arguments)
+        } ?? (binary, arguments)
+        let result = try await ProcessRunner.run(executable, commandLine, in: directory,
                                                  environment: env, timeout: timeout, interruptAfter: interruptAfter)
         if result.timedOut {
             throw HarnessError("courier \(arguments.joined(separator: " ")) did not finish within \(timeout); output so far:\n\(result.allOutput)")

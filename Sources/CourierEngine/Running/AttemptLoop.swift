@@ -1,0 +1,57 @@
+import CourierJSON
+import CourierHTTP
+import CourierResults
+
+/// What one attempt at a step's request came to, kept apart from the workflow's
+/// scope: an attempt changes no variable. Only the deciding attempt is committed
+/// (its captures and `steps.<id>`), so a failed poll or a refused request never
+/// leaks a capture into the steps after it.
+///
+/// Secrets an attempt meets are registered at once all the same: the registry is
+/// what masks output, and a failed attempt's transcript must be masked too.
+struct AttemptOutcome {
+    /// What was sent and what came back; nil when the request could not be built.
+    var record: Attempt?
+    /// Why the attempt could not be carried out (template, transport, TLS…).
+    var error: StepError?
+    /// Every expectation and capture checked, passed ones too.
+    var expectations: [ExpectationResult] = []
+    /// The captures that succeeded, in declaration order.
+    var captures: [CapturedValue] = []
+    /// `steps.<id>` for later steps, when a response came back.
+    var stepValue: JSONValue?
+    /// Warnings to emit if this attempt is the one committed (a short secret capture).
+    var warnings: [String] = []
+
+    /// Expectations and captures that did not hold.
+    var failures: [ExpectationResult] { expectations.filter(\.failed) }
+
+    /// Every expectation and capture held.
+    var succeeded: Bool { error == nil && failures.isEmpty }
+
+    var stepOutcome: StepOutcome {
+        if let error { return .errored(error) }
+        return failures.isEmpty ? .passed : .failed(failures)
+    }
+}
+
+/// After each attempt: stop, or wait and try again.
+enum AttemptDecision: Equatable {
+    case stop
+    /// Another attempt after `wait`; `reason` says why, for the console and reports.
+    case again(after: Duration, reason: String)
+}
+
+/// Decides whether a step gets another attempt. Retries (`retry:`, `--retry`),
+/// polling (`on: [expect]`, `abort_if`) and the auth flow's refresh on 401 are
+/// policies: the loop in `WorkflowRunner` asks after every attempt and sleeps on
+/// the engine's ``Sleeper`` before the next one.
+protocol AttemptPolicy {
+    /// `outcome` is attempt number `number` (1-based).
+    mutating func decide(after outcome: AttemptOutcome, number: Int) -> AttemptDecision
+}
+
+/// One attempt per step: what every step gets until retries are carried out.
+struct SingleAttempt: AttemptPolicy {
+    func decide(after outcome: AttemptOutcome, number: Int) -> AttemptDecision { .stop }
+}
