@@ -55,6 +55,16 @@ package struct CheckedValue: Sendable, Codable, Equatable {
 
     /// A value, bounded: past ``ShownText/reportLimit`` serialized bytes only its cut rendering is kept.
     package static func value(_ value: JSONValue, after words: String? = nil) -> CheckedValue {
+        // Scalars cannot pass the bound (a string's JSON form is at most 6 bytes per byte
+        // plus quotes): recorded without serializing, as every passed status is.
+        switch value {
+        case .null, .bool, .number:
+            return CheckedValue(json: value, text: words)
+        case .string(let string) where string.utf8.count * 6 + 2 <= ShownText.reportLimit:
+            return CheckedValue(json: value, text: words)
+        default:
+            break
+        }
         let (text, omitted) = value.serialized(pretty: isCollection(value), maxBytes: ShownText.reportLimit)
         guard omitted > 0 else { return CheckedValue(json: value, text: words) }
         let cut = text + ShownText.marker(omitted: omitted)

@@ -119,18 +119,19 @@ struct ExpectationChecker {
             } catch {
                 return [error]
             }
-            let names = patterns.map { pattern in
-                switch pattern {
-                case .code(let code): String(code)
-                case .statusClass(let c): "\(c)xx"
-                case .template(let t): t.literalText ?? "?"
-                }
-            }
             // One code is a value (201); classes and lists are words (`2xx`, `one of 200, 204`).
-            let expectedValue: CheckedValue = if names.count == 1, case .code(let code) = patterns[0] {
-                .value(.number(JSONNumber(code)))
+            let expectedValue: CheckedValue
+            if patterns.count == 1, case .code(let code) = patterns[0] {
+                expectedValue = .value(.number(JSONNumber(code)))
             } else {
-                .words(names.count == 1 ? names[0] : "one of " + names.joined(separator: ", "))
+                let names = patterns.map { pattern in
+                    switch pattern {
+                    case .code(let code): String(code)
+                    case .statusClass(let c): "\(c)xx"
+                    case .template(let t): t.literalText ?? "?"
+                    }
+                }
+                expectedValue = .words(names.count == 1 ? names[0] : "one of " + names.joined(separator: ", "))
             }
             if patterns.contains(where: { $0.matches(actual) }) {
                 return [.passed(location: status.range, subject: "status", expected: expectedValue, actual: actualValue)]

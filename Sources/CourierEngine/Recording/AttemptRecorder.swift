@@ -14,7 +14,7 @@ struct AttemptRecorder {
 
     func request(_ request: HTTPRequest, sent: [HTTPSentRequest]) -> RequestRecord {
         RequestRecord(method: request.method, url: policy.mask(request.url), headers: headers(request.headers),
-                      body: body(of: request.body), proxyConnects: sent.filter(\.isProxyConnect).map(self.sent))
+                      body: body(of: request.body), proxyConnects: sent.filter(Self.isProxyConnect).map(self.sent))
     }
 
     /// The redirect hops and the final response, each with the request header block
@@ -57,11 +57,16 @@ struct AttemptRecorder {
     /// or an auth challenge sent its request twice, and the later one is what the
     /// hop's response answered. Proxy `CONNECT` blocks are the request's, not a hop's.
     private func hopBlocks(_ sent: [HTTPSentRequest], hops: Int) -> [SentRequestRecord?] {
-        let requests = sent.filter { !$0.isProxyConnect }
+        let requests = sent.filter { !Self.isProxyConnect($0) }
         var blocks = [SentRequestRecord?](repeating: nil, count: hops)
         guard requests.count >= hops else { return blocks }
         for (index, block) in requests.suffix(hops).enumerated() { blocks[index] = self.sent(block) }
         return blocks
+    }
+
+    /// `HTTPSentRequest.isProxyConnect` without making a string of the method.
+    private static func isProxyConnect(_ block: HTTPSentRequest) -> Bool {
+        block.requestLine.utf8.starts(with: "CONNECT ".utf8)
     }
 
     private func sent(_ block: HTTPSentRequest) -> SentRequestRecord {
