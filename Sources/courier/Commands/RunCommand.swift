@@ -3,6 +3,7 @@ import CourierEngine
 import CourierHTTP
 import CourierJSON
 import CourierReports
+import CourierResults
 import CourierWorkflow
 import Foundation
 
