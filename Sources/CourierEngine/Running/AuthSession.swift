@@ -1,4 +1,6 @@
 import CourierDiagnostics
+import CourierJSON
+import CourierResults
 import CourierWorkflow
 
 /// One workflow run's state of the `auth:` flow (spec section 9): whether its `login`
@@ -69,9 +71,9 @@ struct RefreshOnStatus {
     }
 
     /// The failure a step gets when its resend is refused too.
-    func refusal(status: Int, at location: SourceRange?) -> AssertionFailure {
-        AssertionFailure(location: location, subject: "auth",
-                         message: "the refreshed credentials were refused too: \(status) again after logging in again",
-                         expected: "a status not in refresh_on \(refreshOn)", actual: String(status))
+    func refusal(status: Int, at location: SourceRange?) -> ExpectationResult {
+        ExpectationResult(location: location, subject: "auth",
+                          message: "the refreshed credentials were refused too: \(status) again after logging in again",
+                          expected: .words("a status not in refresh_on \(refreshOn)"), actual: .value(.number(JSONNumber(status))))
     }
 }

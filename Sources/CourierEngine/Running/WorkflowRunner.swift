@@ -1,6 +1,7 @@
 import CourierDiagnostics
 import CourierHTTP
 import CourierJSON
+import CourierResults
 import CourierSecrets
 import CourierWorkflow
 import Foundation
@@ -37,9 +38,6 @@ final class WorkflowRunner {
     private var scope: Scope
     /// The run's secrets: every output masks what is registered here.
     private var registry: SecretRegistry { engine.settings.secrets }
-    /// How many values the registry held when this workflow started: the ones
-    /// after are this workflow's (its result lists them; reporters do not need them).
-    private var registeredBefore = 0
     private var results: [StepResult] = []
     /// How often a capture has defined each name: an include restores its `vars` only where
     /// nothing defined them inside (by definition, never by comparing values).
@@ -65,7 +63,6 @@ final class WorkflowRunner {
     /// Runs the workflow. The engine has announced its start already.
     func run() async -> WorkflowResult {
         let start = clock.elapsedMicroseconds()
-        registeredBefore = registry.count
 
         var reason: String? = nil
         if let error = defineVariables() {
@@ -84,7 +81,7 @@ final class WorkflowRunner {
         teardownRunning = true
         var noSkip: String? = nil
         await runPhase(workflow.teardown, phase: .teardown, context: top, skipReason: &noSkip)
-        return finish(durationMicroseconds: clock.elapsedMicroseconds(since: start))
+        return finish(startedAt: clock.timestamp(at: start), durationMicroseconds: clock.elapsedMicroseconds(since: start))
     }
 
     /// Reports every step skipped (setup, steps, teardown) for a workflow that never started
@@ -94,14 +91,14 @@ final class WorkflowRunner {
         for (steps, phase) in [(workflow.setup, StepPhase.setup), (workflow.steps, .steps), (workflow.teardown, .teardown)] {
             for step in steps { skip(step, phase: phase, context: top, reason: reason) }
         }
-        return finish(durationMicroseconds: 0)
+        return finish(startedAt: .zero, durationMicroseconds: 0)
     }
 
-    private func finish(durationMicroseconds: Int) -> WorkflowResult {
+    private func finish(startedAt: Timestamp, durationMicroseconds: Int) -> WorkflowResult {
         let result = WorkflowResult(
             file: workflow.file, name: workflow.name, description: workflow.description,
-            tags: workflow.tags.map(\.value), steps: results,
-            durationMicroseconds: durationMicroseconds, secrets: secrets)
+            tags: workflow.tags.map(\.value), steps: results, startedAt: startedAt,
+            durationMicroseconds: durationMicroseconds)
         engine.control.workflowFinished(index, result)
         engine.onEvent(.workflowFinished(result))
         return result
@@ -359,7 +356,7 @@ final class WorkflowRunner {
         func fail(_ type: String, _ message: String, at location: SourceRange?) -> Bool {
             record(StepResult(name: fullName(of: step, in: context), phase: phase, location: step.range, iteration: iteration,
                               outcome: .errored(StepError(type: type, message: message, location: location ?? include.range)),
-                              durationMicroseconds: clock.elapsedMicroseconds(since: start)))
+                              startedAt: clock.timestamp(at: start), durationMicroseconds: clock.elapsedMicroseconds(since: start)))
             return true
         }
 
@@ -431,7 +428,7 @@ final class WorkflowRunner {
         func result(_ outcome: StepOutcome, captures: [CapturedValue] = []) -> StepResult {
             StepResult(name: stepName, phase: phase, location: step.range, iteration: iteration,
                        outcome: outcome, attempts: outcomes.compactMap(\.record), captures: captures,
-                       durationMicroseconds: clock.elapsedMicroseconds(since: start))
+                       startedAt: clock.timestamp(at: start), durationMicroseconds: clock.elapsedMicroseconds(since: start))
         }
 
         // The auth flow: log in before the first request that needs credentials.
@@ -452,8 +449,8 @@ final class WorkflowRunner {
                 continue
             case .refusedAgain(let status)?:
                 if let refusal = refresh?.refusal(status: status, at: request.range) {
-                    outcome.failures.insert(refusal, at: 0)
-                    outcome.record?.failures = outcome.failures
+                    outcome.expectations.insert(refusal, at: 0)
+                    outcome.record?.expectations.insert(refusal, at: 0)
                 }
             case .keep?, nil:
                 break
@@ -517,12 +514,14 @@ final class WorkflowRunner {
     /// the captures against a copy of the scope. Changes no variable of the workflow.
     private func attempt(_ request: Request, step: Step, phase: StepPhase, context: StepContext, applying flow: AuthFlow?) async -> AttemptOutcome {
         let builder = RequestBuilder(renderer: renderer, settings: engine.settings, directory: context.directory, cookieJar: cookieJar)
-        let httpRequest: HTTPRequest
+        var httpRequest: HTTPRequest
         do {
             let built = try builder.build(request, defaults: workflow.defaults, applying: flow)
             httpRequest = built.request
             // What `apply` adds is a credential, whatever its header's (or parameter's) name.
             for value in built.applied { addCredentialText(value) }
+            // Results record the headers libcurl really sent (Host, User-Agent, Cookie…).
+            httpRequest.options.recordSentRequests = true
         } catch {
             return AttemptOutcome(error: StepError(type: "template", message: error.message, location: error.range))
         }
@@ -535,15 +534,15 @@ final class WorkflowRunner {
         for proxy in [httpRequest.options.proxy] + URLCredentials.proxyEnvironmentVariables.map({ engine.settings.environment[$0] }) {
             if let proxy { addURLCredentials(of: proxy) }
         }
-        var attempt = Attempt(request: httpRequest, startMicroseconds: clock.elapsedMicroseconds())
+        let attemptStart = clock.elapsedMicroseconds()
         let response: HTTPResponse
         do {
             response = try await send(httpRequest, phase: phase)
-            attempt.response = response
         } catch {
             recordSentCredentials(error.sentRequests, hops: [])
-            attempt.error = error
-            var message = error.message
+            let attempt = recordedAttempt(httpRequest, .failure(error), expectations: [], start: attemptStart)
+            let text = TransportErrorText.describe(error)
+            var message = text.message
             if error.kind == .cancelled {
                 // Say why: the signal, the teardown deadline that followed it, or --fail-fast.
                 if isCleaningUp(phase) && engine.control.teardownDeadlinePassed {
@@ -553,13 +552,13 @@ final class WorkflowRunner {
                 }
             }
             return AttemptOutcome(record: attempt, error: StepError(type: error.kind.description, message: message,
-                                                                    hint: error.hint, location: request.range))
+                                                                    hint: text.hint, location: request.range))
         }
 
         recordSentCredentials(response.sentRequests, hops: response.redirects.map(\.headers) + [response.headers])
         let view = ResponseView(response)
-        var outcome = AttemptOutcome(record: attempt)
-        outcome.failures = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
+        var outcome = AttemptOutcome()
+        outcome.expectations = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
 
         // Captures: the step's own later captures may use earlier ones, so each one is
         // read with the attempt's copy of the scope as it is after the one before.
@@ -578,12 +577,14 @@ final class WorkflowRunner {
                     }
                 }
                 outcome.captures.append(CapturedValue(name: capture.name.value, value: value, secret: capture.secret))
+                outcome.expectations.append(.passed(location: capture.range, subject: "capture \(capture.name.value)", expected: nil,
+                                                    actual: capture.secret ? .words(MaskingPolicy.mask) : .value(value)))
             case .failure(let failure):
-                outcome.failures.append(failure)
+                outcome.expectations.append(failure)
             }
         }
         if step.id != nil { outcome.stepValue = view.stepValue() }
-        outcome.record?.failures = outcome.failures
+        outcome.record = recordedAttempt(httpRequest, .success(response), expectations: outcome.expectations, start: attemptStart)
         return outcome
     }
 
@@ -632,8 +633,14 @@ final class WorkflowRunner {
 
     // MARK: - Recording
 
-    /// The values this workflow registered so far.
-    private var secrets: [String] { Array(registry.values.dropFirst(registeredBefore)) }
+    /// The attempt as a plain record, masked with the registry as it is now (this
+    /// attempt's secret captures included) and with its bodies cut.
+    private func recordedAttempt(_ request: HTTPRequest, _ outcome: Result<HTTPResponse, HTTPError>,
+                                 expectations: [ExpectationResult], start: Int) -> Attempt {
+        AttemptRecorder(policy: registry.policy).attempt(
+            request, outcome: outcome, expectations: expectations, startedAt: clock.timestamp(at: start),
+            startMicroseconds: start, durationMicroseconds: clock.elapsedMicroseconds(since: start))
+    }
 
     private func record(_ result: StepResult) {
         results.append(result)
