@@ -383,4 +383,35 @@ struct AuthFlowTests {
         let counts = try stats(server, key)
         #expect(counts["logins"] as? Int == 1 && counts["ok"] as? Int == 1, "\(counts)")
     }
+
+    @Test("a login's time is its own entry's, not counted again in the step that needed it")
+    func loginTimeNotCountedTwice() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        let key = Self.key()
+        try workspace.write("w.yaml", """
+            name: slow login
+            defaults: { base_url: "{{ base_url }}" }
+            auth:
+              login:
+                - name: slow
+                  request: { url: /delay?ms=800 }
+                - name: token
+                  request: { method: POST, url: "/flow/token?key=\(key)", json: { username: demo, password: secret } }
+                  capture: { access_token: { json: $.access_token, secret: true } }
+              apply:
+                headers: { Authorization: "Bearer {{ access_token }}" }
+            steps:
+              - name: protected
+                request: { url: /flow/protected?key=\(key) }
+                expect: { status: 200 }
+            """)
+        let result = try await Courier.run(files: ["w.yaml"], workspace: workspace, server: server, extra: ["--junit", "junit.xml"])
+        #expect(result.status == 0, result.context)
+        let report = try await JUnitReport.load(workspace.url.appendingPathComponent("junit.xml"))
+        let slow = try #require(report.testCase("auth › slow")?.seconds)
+        let protected = try #require(report.testCase("protected")?.seconds)
+        #expect(slow >= 0.8, "\(report.cases)")
+        #expect(protected < 0.8, "the step's time includes the login's: \(report.cases)")
+    }
 }

@@ -425,17 +425,25 @@ final class WorkflowRunner {
         // Retries and polling plug in here, as policies.
         var policy: any AttemptPolicy = SingleAttempt()
         var outcomes: [AttemptOutcome] = []
+        // Logins are entries of their own, with their own time: not counted twice in the step's.
+        var loginMicroseconds = 0
         func result(_ outcome: StepOutcome, captures: [CapturedValue] = []) -> StepResult {
             StepResult(name: stepName, phase: phase, location: step.range, iteration: iteration,
                        outcome: outcome, attempts: outcomes.compactMap(\.record), captures: captures,
-                       startedAt: clock.timestamp(at: start), durationMicroseconds: clock.elapsedMicroseconds(since: start))
+                       startedAt: clock.timestamp(at: start),
+                       durationMicroseconds: max(0, clock.elapsedMicroseconds(since: start) - loginMicroseconds))
+        }
+        func timedLogIn() async -> StepError? {
+            let loginStart = clock.elapsedMicroseconds()
+            defer { loginMicroseconds += clock.elapsedMicroseconds(since: loginStart) }
+            return await logIn()
         }
 
         // The auth flow: log in before the first request that needs credentials.
         let flow = authSession.flatMap { $0.applies(to: request, inLogin: context.inLogin) ? $0.flow : nil }
         if flow != nil, let session = authSession {
             if let failure = session.failure { return result(.errored(failure)) }
-            if !session.loggedIn, let failure = await logIn() { return result(.errored(failure)) }
+            if !session.loggedIn, let failure = await timedLogIn() { return result(.errored(failure)) }
         }
         // A refusal in `refresh_on` logs in again and resends once: the resend is another
         // attempt of this step, which the policy does not count (a refresh uses up no retry).
@@ -445,7 +453,7 @@ final class WorkflowRunner {
             switch refresh?.decide(afterStatus: outcome.record?.response?.status) {
             case .logInAgainAndResend?:
                 outcomes.append(outcome)
-                if let failure = await logIn() { return result(.errored(failure)) }
+                if let failure = await timedLogIn() { return result(.errored(failure)) }
                 continue
             case .refusedAgain(let status)?:
                 if let refusal = refresh?.refusal(status: status, at: request.range) {
