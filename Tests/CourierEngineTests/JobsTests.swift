@@ -139,3 +139,50 @@ import Testing
         }
     }
 }
+
+/// One workflow at a time runs on the thread that drives transfers; a large body is checked
+/// on the engine's `heavyWorkExecutor` instead, a small one where the engine runs.
+@Suite struct HeavyWorkTests {
+    final class CountingExecutor: TaskExecutor {
+        let jobs = Atomic<Int>(0)
+        func enqueue(_ job: consuming ExecutorJob) {
+            jobs.add(1, ordering: .relaxed)
+            globalConcurrentExecutor.enqueue(job)
+        }
+    }
+
+    final class BodyTransport: HTTPTransport {
+        let bodySize: Int
+        init(bodySize: Int) { self.bodySize = bodySize }
+        func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+            let text = "{\"pad\": \"" + String(repeating: "x", count: max(0, bodySize - 20)) + "\", \"ok\": true}"
+            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(text.utf8))
+        }
+    }
+
+    func jobsOnHeavyExecutor(bodySize: Int) async throws -> (passed: Bool, jobs: Int) {
+        let workflow = try decode("""
+            name: heavy
+            steps:
+              - request: { url: http://h/doc }
+                expect: { json: { $.ok: true } }
+            """)
+        let heavy = CountingExecutor()
+        var engine = Engine(transport: BodyTransport(bodySize: bodySize), settings: RunSettings())
+        engine.heavyWorkExecutor = heavy
+        let result = await engine.run([workflow])
+        return (result.passed, heavy.jobs.load(ordering: .relaxed))
+    }
+
+    @Test func aLargeBodyIsCheckedOnTheHeavyWorkExecutor() async throws {
+        let (passed, jobs) = try await jobsOnHeavyExecutor(bodySize: Engine.heavyBodyBytes + 1024)
+        #expect(passed)
+        #expect(jobs > 0)
+    }
+
+    @Test func aSmallBodyIsCheckedWhereTheEngineRuns() async throws {
+        let (passed, jobs) = try await jobsOnHeavyExecutor(bodySize: 200)
+        #expect(passed)
+        #expect(jobs == 0)
+    }
+}

@@ -475,3 +475,14 @@ private func indent(_ text: String, by spaces: Int) -> String {
         #expect(outcome.steps.first?.outcome.error?.message == "unknown variable 'nope'")
     }
 }
+
+@Suite struct URLSchemeTests {
+    @Test(arguments: [
+        ("http://h/x", true), ("https://h", true), ("git+ssh://h", true), ("a.b-c://h", true),
+        ("/users", false), ("users", false), ("", false), ("://h", false), ("http:/h", false),
+        ("http:h", false), ("/x?next=http://h", false), ("h t://x", false), ("http", false),
+    ])
+    func hasScheme(_ url: String, _ expected: Bool) {
+        #expect(RequestBuilder.hasScheme(url) == expected)
+    }
+}

@@ -25,6 +25,13 @@ package struct Engine: Sendable {
     /// The command line gives one ``EngineExecutor`` per slot, so workflows run at once never
     /// share a thread (nor the one driving transfers).
     package var executors: [any TaskExecutor] = []
+    /// Set when the engine runs on the thread that drives transfers (one workflow at a
+    /// time): checking a response body larger than ``heavyBodyBytes`` hops here, so a
+    /// large JSON parse, schema or regex never holds that thread.
+    package var heavyWorkExecutor: (any TaskExecutor)?
+    /// Bodies above this size are checked on ``heavyWorkExecutor``: small ones cost less to
+    /// check than the two thread hops would.
+    package static let heavyBodyBytes = 64 * 1024
 
     package init(transport: any HTTPTransport, settings: RunSettings, functions: BuiltinFunctions = BuiltinFunctions(),
                  sources: SourceStore = SourceStore(), control: RunControl = RunControl(),

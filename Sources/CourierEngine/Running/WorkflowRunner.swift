@@ -564,6 +564,18 @@ final class WorkflowRunner {
         }
 
         recordSentCredentials(response.sentRequests, hops: response.redirects.map(\.headers) + [response.headers])
+        // On the thread that drives transfers, a large body is checked elsewhere: decoding,
+        // parsing and matching it may take long, and that thread must keep pumping.
+        if let elsewhere = engine.heavyWorkExecutor, response.body.count > Engine.heavyBodyBytes {
+            return await withTaskExecutorPreference(elsewhere) {
+                check(response, sent: httpRequest, step: step, start: attemptStart)
+            }
+        }
+        return check(response, sent: httpRequest, step: step, start: attemptStart)
+    }
+
+    /// Expectations and captures of one response, into the attempt's own outcome (no scope changes).
+    private func check(_ response: HTTPResponse, sent httpRequest: HTTPRequest, step: Step, start attemptStart: Int) -> AttemptOutcome {
         let view = ResponseView(response)
         var outcome = AttemptOutcome()
         outcome.expectations = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)

@@ -128,13 +128,18 @@ enum RunCommand {
         // store the console renders their diagnostics from.
         var engine = Engine(transport: PipedBodyTransport(client), settings: settings, sources: sources, control: control, onEvent: { console.handle($0) })
         let workflows = loaded.workflows
-        // The engine runs on a thread of its own, never on the one driving transfers (a slow
-        // check must not stall them); both wait awake briefly, so a request costs no wake-up.
-        // With --jobs, each job slot has a thread of its own: workflows run at once never share one.
-        let engineExecutors = (0..<max(1, min(settings.jobs, workflows.count))).map { EngineExecutor(name: "courier.engine.\($0)") }
+        // Where the engine's code runs. Workflows run at once (--jobs) each get a thread of
+        // their own, so one's checks never stall another's transfers. One workflow at a time
+        // runs on the thread driving transfers: between its requests no other transfer
+        // exists to stall, and no thread hop per request keeps it near curl's speed
+        // (Benchmarks/http); large bodies are still checked elsewhere (heavyWorkExecutor).
+        let slots = max(1, min(settings.jobs, workflows.count))
+        let engineExecutors = slots > 1 ? (0..<slots).map { EngineExecutor(name: "courier.engine.\($0)") } : []
         defer { for executor in engineExecutors { executor.stop() } }
         engine.executors = engineExecutors
-        let runTask = Task(executorPreference: engineExecutors[0]) { [engine] in await engine.run(workflows) }
+        if engineExecutors.isEmpty { engine.heavyWorkExecutor = globalConcurrentExecutor }
+        let runExecutor: any TaskExecutor = engineExecutors.first ?? client.taskExecutor
+        let runTask = Task(executorPreference: runExecutor) { [engine] in await engine.run(workflows) }
         let signals = StopSignals.install(
             first: { interruption in
                 control.interrupt(interruption)
