@@ -189,6 +189,10 @@ package struct Attempt: Sendable {
     package var failures: [AssertionFailure]
     /// When the attempt started, relative to the start of the run.
     package var startMicroseconds: Int
+    /// The attempt's own duration (its request and checks; the wait after it is not included).
+    package var durationMicroseconds = 0
+    /// Set when another attempt followed: why, and the wait before it.
+    package var retry: AttemptRetry?
 
     package init(request: HTTPRequest, response: HTTPResponse? = nil, error: HTTPError? = nil,
                  failures: [AssertionFailure] = [], startMicroseconds: Int = 0) {
@@ -207,4 +211,6 @@ package enum RunEvent: Sendable {
     case workflowFinished(WorkflowResult)
     /// Something a user should know that fails nothing (`warning: …` on the console).
     case warning(file: String, message: String)
+    /// An attempt of `step` (its display name) is retried: the console shows it as it happens.
+    case attemptRetried(file: String, step: String, AttemptRetry)
 }

@@ -21,6 +21,8 @@ struct AttemptOutcome {
     var stepValue: JSONValue?
     /// Warnings to emit if this attempt is the one committed (a short secret capture).
     var warnings: [String] = []
+    /// Every expectation of the step's `retry.abort_if` held: no more attempts.
+    var abortMatched = false
 
     /// Every expectation and capture held.
     var succeeded: Bool { error == nil && failures.isEmpty }
@@ -34,8 +36,8 @@ struct AttemptOutcome {
 /// After each attempt: stop, or wait and try again.
 enum AttemptDecision: Equatable {
     case stop
-    /// Another attempt after `wait`; `reason` says why, for the console and reports.
-    case again(after: Duration, reason: String)
+    /// Another attempt after the retry's wait; it says why, for the console and reports.
+    case again(AttemptRetry)
 }
 
 /// Decides whether a step gets another attempt. Retries (`retry:`, `--retry`),
@@ -47,7 +49,7 @@ protocol AttemptPolicy {
     mutating func decide(after outcome: AttemptOutcome, number: Int) -> AttemptDecision
 }
 
-/// One attempt per step: what every step gets until retries are carried out.
+/// One attempt per step: a step without `retry:` (and no `--retry N`).
 struct SingleAttempt: AttemptPolicy {
     func decide(after outcome: AttemptOutcome, number: Int) -> AttemptDecision { .stop }
 }

@@ -399,18 +399,32 @@ final class WorkflowRunner {
     private func perform(_ request: Request, step: Step, phase: StepPhase, context: StepContext, iteration: Int?, start: Int) async -> StepResult {
         // Named before anything of it is committed: its own captures do not rename it.
         let stepName = context.prefix + name(of: step)
-        // Retries, polling and the auth flow's refresh plug in here, as policies.
-        var policy: any AttemptPolicy = SingleAttempt()
+        // Retries and polling plug in here as policies (`retry:`, else `defaults.retry`, else `--retry N`).
+        let retry = step.retry ?? workflow.defaults.retry
+        var policy: any AttemptPolicy = RetryAttempts(written: retry, commandLineAttempts: engine.settings.retryAttempts,
+                                                      seed: engine.settings.retryJitterSeed, clock: engine.clock) ?? SingleAttempt()
         var outcomes: [AttemptOutcome] = []
+        var waitCancelled = false
         while true {
-            let outcome = await attempt(request, step: step, phase: phase, context: context)
+            var outcome = await attempt(request, step: step, phase: phase, context: context, abortIf: retry?.abortIf)
+            guard case .again(let next) = policy.decide(after: outcome, number: outcomes.count + 1) else {
+                outcomes.append(outcome)
+                break
+            }
+            outcome.record?.retry = next
             outcomes.append(outcome)
-            guard case .again(let wait, _) = policy.decide(after: outcome, number: outcomes.count) else { break }
-            // A cancelled wait ends the step with what the last attempt came to.
-            do { try await engine.sleeper.sleep(for: wait) } catch { break }
+            engine.onEvent(.attemptRetried(file: workflow.file, step: stepName, next))
+            // Ctrl-C (or --fail-fast) during the wait ends the step at once.
+            do { try await engine.sleeper.sleep(for: next.wait) } catch {
+                waitCancelled = true
+                break
+            }
         }
         // `outcomes` holds at least the first attempt.
-        let deciding = outcomes[outcomes.count - 1]
+        var deciding = outcomes[outcomes.count - 1]
+        if waitCancelled {
+            deciding.error = StepError(type: "cancelled", message: "\(stopReason) while waiting to retry", location: request.range)
+        }
         commit(deciding, step: step)
         // The result shows what the deciding attempt captured, committed or not (a failed step's
         // captures help to see why it failed); the scope has them only when the step succeeded.
@@ -421,7 +435,8 @@ final class WorkflowRunner {
 
     /// One attempt: builds and sends the request, checks the expectations and evaluates
     /// the captures against a copy of the scope. Changes no variable of the workflow.
-    private func attempt(_ request: Request, step: Step, phase: StepPhase, context: StepContext) async -> AttemptOutcome {
+    private func attempt(_ request: Request, step: Step, phase: StepPhase, context: StepContext,
+                         abortIf: Expectations?) async -> AttemptOutcome {
         let builder = RequestBuilder(renderer: renderer, settings: engine.settings, directory: context.directory, cookieJar: cookieJar)
         let httpRequest: HTTPRequest
         do {
@@ -443,9 +458,11 @@ final class WorkflowRunner {
         do {
             response = try await send(httpRequest, phase: phase)
             attempt.response = response
+            attempt.durationMicroseconds = clock.elapsedMicroseconds(since: attempt.startMicroseconds)
         } catch {
             recordSentCredentials(error.sentRequests, hops: [])
             attempt.error = error
+            attempt.durationMicroseconds = clock.elapsedMicroseconds(since: attempt.startMicroseconds)
             var message = error.message
             if error.kind == .cancelled {
                 // Say why: the signal, the teardown deadline that followed it, or --fail-fast.
@@ -463,6 +480,9 @@ final class WorkflowRunner {
         let view = ResponseView(response)
         var outcome = AttemptOutcome(record: attempt)
         outcome.failures = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
+        if let abortIf {
+            outcome.abortMatched = ExpectationChecker(renderer: renderer).check(abortIf, response: view, stepRange: step.range).isEmpty
+        }
 
         // Captures: the step's own later captures may use earlier ones, so each one is
         // read with the attempt's copy of the scope as it is after the one before.

@@ -83,14 +83,8 @@ enum WorkflowLoading {
         if let auth = workflow.auth {
             warnings.append(.warning("the workflow 'auth' flow is not carried out by this version of courier yet: requests are sent without its credentials", at: auth.range))
         }
-        if let retry = workflow.defaults.retry {
-            warnings.append(.warning("'retry' is not carried out by this version of courier yet: every step runs once", at: retry.range))
-        }
         func visit(_ steps: [Step]) {
             for step in steps {
-                if let retry = step.retry {
-                    warnings.append(.warning("'retry' is not carried out by this version of courier yet: this step runs once", at: retry.range))
-                }
                 if case .include(let include) = step.action { visit(include.resolved?.steps ?? []) }
             }
         }
