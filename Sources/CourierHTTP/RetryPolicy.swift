@@ -7,7 +7,7 @@ import Foundation
 /// only (network failures, timeouts, statuses, `Retry-After`); polling on expectations
 /// is the engine's business, on top of it.
 ///
-///     var policy = RetryPolicy(attempts: 4, delay: .milliseconds(200))
+///     let policy = RetryPolicy(attempts: 4, delay: .milliseconds(200))
 ///     var random = SeededRandomNumberGenerator(seed: 7)
 ///     switch policy.decide(after: .status(503), attempt: 1, elapsed: .zero, retryAfter: "2", using: &random) {
 ///     case .retry(let wait): try await Task.sleep(for: wait.duration)
