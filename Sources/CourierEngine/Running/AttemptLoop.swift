@@ -23,6 +23,13 @@ struct AttemptOutcome {
     var warnings: [String] = []
     /// Every expectation of the step's `retry.abort_if` held: no more attempts.
     var abortMatched = false
+    /// What policies decide on, kept apart from the record (whose shape is the reports'):
+    /// the method sent (nil when nothing could be built), the response's status and
+    /// `Retry-After`, or why the transfer failed.
+    var method: String?
+    var status: Int?
+    var retryAfter: String?
+    var transportError: HTTPError.Kind?
 
     /// Every expectation and capture held.
     var succeeded: Bool { error == nil && failures.isEmpty }

@@ -53,37 +53,37 @@ struct RetryAttempts: AttemptPolicy {
 
     mutating func decide(after outcome: AttemptOutcome, number: Int) -> AttemptDecision {
         // Done, told to stop, or nothing was sent (a template error happens again the same way).
-        guard !outcome.succeeded, !outcome.abortMatched, let record = outcome.record else { return .stop }
+        guard !outcome.succeeded, !outcome.abortMatched, let method = outcome.method else { return .stop }
         let failure: RetryPolicy.Failure
         let reason: String
-        if let error = record.error {
-            switch error.kind {
+        if let kind = outcome.transportError {
+            switch kind {
             case .timeout: failure = .timeout
             case .connectionRefused, .hostNotFound: failure = .network(requestSent: false)
             case .connectionClosed: failure = .network(requestSent: true)
             default: return .stop  // cancelled, TLS, invalid URL…: another try changes nothing
             }
-            reason = error.kind.description.replacingOccurrences(of: "_", with: " ")
-        } else if let response = record.response {
-            failure = .status(response.status)
-            reason = "\(response.status)"
+            reason = kind.description.replacingOccurrences(of: "_", with: " ")
+        } else if let status = outcome.status {
+            failure = .status(status)
+            reason = "\(status)"
         } else {
             return .stop
         }
 
         var retried = http.retries(failure)
-        if fromCommandLine && !Self.idempotentMethods.contains(record.request.method.uppercased()) {
+        if fromCommandLine && !Self.idempotentMethods.contains(method.uppercased()) {
             retried = failure == .network(requestSent: false)
         }
         var shownReason = reason
-        if !retried && polls && record.response != nil && !outcome.failures.isEmpty {
+        if !retried && polls && outcome.status != nil && !outcome.failures.isEmpty {
             retried = true
             shownReason = "\(reason), \(outcome.failures[0].subject) not met"
         }
         guard retried else { return .stop }
 
-        let retryAfter = record.response?.headers["Retry-After"]
-        switch http.wait(after: failure, attempt: number, elapsed: clock.now() - firstStart, retryAfter: retryAfter, using: &random) {
+        switch http.wait(after: failure, attempt: number, elapsed: clock.now() - firstStart, retryAfter: outcome.retryAfter,
+                         using: &random) {
         case .stop:
             return .stop
         case .retry(let wait):

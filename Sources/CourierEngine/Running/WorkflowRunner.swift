@@ -472,13 +472,19 @@ final class WorkflowRunner {
                     message = stopReason
                 }
             }
-            return AttemptOutcome(record: attempt, error: StepError(type: error.kind.description, message: message,
-                                                                    hint: error.hint, location: request.range))
+            var outcome = AttemptOutcome(record: attempt, error: StepError(type: error.kind.description, message: message,
+                                                                           hint: error.hint, location: request.range))
+            outcome.method = httpRequest.method
+            outcome.transportError = error.kind
+            return outcome
         }
 
         recordSentCredentials(response.sentRequests, hops: response.redirects.map(\.headers) + [response.headers])
         let view = ResponseView(response)
         var outcome = AttemptOutcome(record: attempt)
+        outcome.method = httpRequest.method
+        outcome.status = response.status
+        outcome.retryAfter = response.headers["Retry-After"]
         outcome.failures = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
         if let abortIf {
             outcome.abortMatched = ExpectationChecker(renderer: renderer).check(abortIf, response: view, stepRange: step.range).isEmpty
