@@ -240,6 +240,7 @@ package final class ConsoleReporter: Sendable {
             for (index, attempt) in step.attempts.enumerated() {
                 out += "\n" + style("\(step.displayName) — attempt \(index + 1)", .dim) + "\n"
                 out += indent(Transcript.render(attempt, policy: policy)) + "\n"
+                if let retry = attempt.retry { out += indent("* " + retry.message) + "\n" }
             }
         }
         return out

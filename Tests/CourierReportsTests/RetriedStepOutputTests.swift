@@ -43,6 +43,20 @@ import Testing
             """)
     }
 
+    @Test("-v: every attempt's transcript, each followed by why it was retried")
+    func verbose() {
+        let console = MaskedReportingTests.CapturedConsole(secrets: SecretRegistry())
+        var options = ConsoleReporter.Options()
+        options.verbose = true
+        let reporter = ConsoleReporter(options: options, sources: SourceStore(), output: console.output)
+        reporter.handle(.workflowStarted(file: "w.yaml", name: "w"))
+        reporter.handle(.workflowFinished(WorkflowResult(file: "w.yaml", name: "w", steps: [Self.step])))
+        let text = console.text
+        #expect(text.contains("wait for the job — attempt 3"), "\(text)")
+        #expect(text.contains("    < HTTP/1.1 503\n    <\n    \n    * 503, retrying in 1.0 s (Retry-After)\n"), "\(text)")
+        #expect(text.contains("    * 503, retrying in 1.4 s\n"), "\(text)")
+    }
+
     @Test("JUnit: a passed retried step lists every attempt in <system-out>, no failure; its time is the wall clock")
     func junit() {
         let workflow = WorkflowResult(file: "w.yaml", name: "w", steps: [Self.step], durationMicroseconds: 2_400_000)
