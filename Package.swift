@@ -37,6 +37,7 @@ let package = Package(
         // Not a product: the masking benchmark's runner (Benchmarks/masking/bench.sh).
         .executableTarget(name: "courier-mask-bench", dependencies: ["CourierSecrets"], path: "Benchmarks/masking/Sources"),
         .testTarget(name: "CourierJSONTests", dependencies: ["CourierJSON"]),
+        .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP"]),
         .testTarget(name: "CourierSecretsTests", dependencies: ["CourierSecrets"]),
         .testTarget(name: "CourierWorkflowTests", dependencies: ["CourierWorkflow", "CourierDiagnostics", "CourierJSON"], exclude: ["Fixtures"]),
         .testTarget(name: "CourierEngineTests", dependencies: ["CourierEngine", "CourierWorkflow", "CourierHTTP", "CourierJSON", "CourierDiagnostics"]),

@@ -13,6 +13,8 @@ static struct {
     CURL *(*easy_init)(void);
     void (*easy_cleanup)(CURL *);
     void (*easy_reset)(CURL *);
+    CURLcode (*easy_pause)(CURL *, int);
+    const char *(*multi_strerror)(CURLMcode);
     CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
     CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
     CURLM *(*multi_init)(void);
@@ -72,6 +74,8 @@ static void load(void) {
     RESOLVE(easy_init, curl_easy_init);
     RESOLVE(easy_cleanup, curl_easy_cleanup);
     RESOLVE(easy_reset, curl_easy_reset);
+    RESOLVE(easy_pause, curl_easy_pause);
+    RESOLVE(multi_strerror, curl_multi_strerror);
     RESOLVE(easy_setopt, curl_easy_setopt);
     RESOLVE(easy_getinfo, curl_easy_getinfo);
     RESOLVE(multi_init, curl_multi_init);
@@ -113,6 +117,11 @@ const char *courier_easy_strerror(CURLcode code) { return curl.easy_strerror(cod
 CURL *courier_easy_init(void) { return curl.easy_init(); }
 void courier_easy_cleanup(CURL *handle) { curl.easy_cleanup(handle); }
 void courier_easy_reset(CURL *handle) { curl.easy_reset(handle); }
+CURLcode courier_easy_pause(CURL *handle, int bitmask) { return curl.easy_pause(handle, bitmask); }
+const char *courier_multi_strerror(CURLMcode code) { return curl.multi_strerror(code); }
+CURLcode courier_easy_setopt_xferinfo(CURL *handle, courier_xferinfo_callback callback) {
+    return curl.easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
+}
 
 CURLcode courier_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl.easy_setopt(handle, option, value);

@@ -15,12 +15,19 @@ final class CurlTransfer: @unchecked Sendable {
     let request: HTTPRequest
     var continuation: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>?
     let cancelRequested = Atomic<Bool>(false)
+    /// Where progress goes, when the request asked for it (set before submitting).
+    var progress: AsyncStream<HTTPProgress>.Continuation?
 
     /// The easy handle while the transfer runs.
     var handle: UnsafeMutableRawPointer?
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var mime: OpaquePointer?
     private var uploadFile: UnsafeMutablePointer<FILE>?
+    /// The file a ``HTTPResponseBodyDestination/file(path:)`` body is written to.
+    private var responseFile: UnsafeMutablePointer<FILE>?
+    /// `errno` of a failed write to `responseFile`.
+    private var responseFileError: Int32?
+    private var lastProgress = HTTPProgress()
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     // MARK: - What the callbacks collect
@@ -44,13 +51,15 @@ final class CurlTransfer: @unchecked Sendable {
         if let headerList { courier_slist_free_all(headerList) }
         if let mime { courier_mime_free(mime) }
         if let uploadFile { fclose(uploadFile) }
+        if let responseFile { fclose(responseFile) }
         errorBuffer.deallocate()
     }
 
     // MARK: - Setting up the handle
 
-    /// Applies the request to a fresh (or reset) easy handle.
-    func configure(_ h: UnsafeMutableRawPointer) throws(HTTPError) {
+    /// Applies the request to a fresh (or reset) easy handle; `resume` un-pauses the
+    /// transfer from any thread (for body streams).
+    func configure(_ h: UnsafeMutableRawPointer, resume: @escaping @Sendable () -> Void) throws(HTTPError) {
         handle = h
         let options = request.options
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -97,17 +106,35 @@ final class CurlTransfer: @unchecked Sendable {
                 set(h, CURLOPT_PROXY, proxy)
             }
         }
-        // A body whose Content-Length is already over the limit fails before it is read
-        // (error 63); the write callback enforces the limit on decoded bytes.
-        _ = courier_easy_setopt_off(h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxResponseBytes))
+        switch request.responseBody {
+        case .memory:
+            // A body whose Content-Length is already over the limit fails before it is read
+            // (error 63); the write callback enforces the limit on decoded bytes.
+            _ = courier_easy_setopt_off(h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxResponseBytes))
+        case .file(let path):
+            guard let file = fopen(path, "wb") else {
+                let reason = String(cString: strerror(errno)).lowercased()
+                throw HTTPError(kind: .fileUnwritable, message: "cannot write the response body to '\(path)': \(reason)", path: path)
+            }
+            responseFile = file
+        case .stream(let stream):
+            guard stream.attach(resume: resume) else {
+                throw HTTPError(kind: .transport, message: "a response body stream serves one request only")
+            }
+        }
+        if request.onProgress != nil {
+            set(h, CURLOPT_NOPROGRESS, 0)
+            _ = courier_easy_setopt_xferinfo(h, progressCallback)
+            _ = courier_easy_setopt_pointer(h, CURLOPT_XFERINFODATA, context)
+        }
         if let jar = options.cookieJar, let share = jar.share {
             _ = courier_easy_setopt_share(h, share)
             // An empty file name turns the cookie engine on without reading a file.
             set(h, CURLOPT_COOKIEFILE, "")
         }
         try configureTLS(h, options.tls)
-        try configureMethodAndBody(h)
-        configureHeaders(h)
+        try configureMethodAndBody(h, resume: resume)
+        try configureHeaders(h)
     }
 
     /// Whether libcurl may send credentials the request does not show: `Cookie` from a
@@ -129,13 +156,15 @@ final class CurlTransfer: @unchecked Sendable {
     private func configureTLS(_ h: UnsafeMutableRawPointer, _ tls: TLSOptions) throws(HTTPError) {
         // OpenSSL's own messages for a missing file are cryptic ("error setting
         // certificate file"); say which file and why before libcurl tries.
-        for (path, what) in [(tls.caPath, "CA file ('tls.ca' or --cacert)"),
-                             (tls.certificatePath, "client certificate ('tls.cert' or --cert)"),
-                             (tls.keyPath, "client key ('tls.key' or --key)")] {
+        for (path, what, setting, option) in [(tls.caPath, "CA file", HTTPSetting.caFile, "CURLOPT_CAINFO"),
+                                              (tls.certificatePath, "client certificate", .clientCertificate, "CURLOPT_SSLCERT"),
+                                              (tls.keyPath, "client key", .clientKey, "CURLOPT_SSLKEY")] {
             guard let path else { continue }
             if let reason = Self.unreadable(path) {
-                throw HTTPError(kind: .tls, message: "cannot read the \(what) '\(path)': \(reason)",
-                                hint: "relative paths in a workflow start at the workflow's folder; on the command line, at the current directory")
+                let wording = HTTPError.Wording { n in
+                    ("cannot read the \(what)\(HTTPError.parenthesized(n(setting))) '\(path)': \(reason)", nil)
+                }
+                throw HTTPError(kind: .tls, wording: wording, curlOption: option, path: path)
             }
         }
         if let ca = tls.caPath { set(h, CURLOPT_CAINFO, ca) }
@@ -156,7 +185,7 @@ final class CurlTransfer: @unchecked Sendable {
         if let pin = tls.pinnedPublicKey { set(h, CURLOPT_PINNEDPUBLICKEY, pin) }
     }
 
-    private func configureMethodAndBody(_ h: UnsafeMutableRawPointer) throws(HTTPError) {
+    private func configureMethodAndBody(_ h: UnsafeMutableRawPointer, resume: @escaping @Sendable () -> Void) throws(HTTPError) {
         let method = request.method
         switch request.body {
         case .none:
@@ -175,10 +204,11 @@ final class CurlTransfer: @unchecked Sendable {
         case .file(let path):
             if let reason = Self.unreadable(path) {
                 throw HTTPError(kind: .fileUnreadable, message: "cannot read the body file '\(path)': \(reason)",
-                                hint: "check 'body_file'; a relative path starts at the workflow's folder")
+                                curlOption: "CURLOPT_READDATA", path: path)
             }
             guard let file = fopen(path, "rb") else {
-                throw HTTPError(kind: .fileUnreadable, message: "cannot read the body file '\(path)': \(String(cString: strerror(errno)))")
+                throw HTTPError(kind: .fileUnreadable, message: "cannot read the body file '\(path)': \(String(cString: strerror(errno)))",
+                                curlOption: "CURLOPT_READDATA", path: path)
             }
             uploadFile = file
             var info = stat()
@@ -212,7 +242,7 @@ final class CurlTransfer: @unchecked Sendable {
                 case .file(let path):
                     if let reason = Self.unreadable(path) {
                         throw HTTPError(kind: .fileUnreadable, message: "cannot read the file of multipart part '\(part.name)' '\(path)': \(reason)",
-                                        hint: "check the part's 'file'; a relative path starts at the workflow's folder")
+                                        curlOption: "CURLOPT_MIMEPOST", path: path)
                     }
                     _ = courier_mime_filedata(mimePart, path)
                 }
@@ -220,6 +250,17 @@ final class CurlTransfer: @unchecked Sendable {
                 if let type = part.contentType { _ = courier_mime_type(mimePart, type) }
             }
             _ = courier_easy_setopt_mime(h, form)
+            if method != "POST" { set(h, CURLOPT_CUSTOMREQUEST, method) }
+        case .stream(let stream):
+            guard stream.attach(resume: resume) else {
+                throw HTTPError(kind: .transport, message: "a request body stream serves one request only")
+            }
+            let context = Unmanaged.passUnretained(self).toOpaque()
+            set(h, CURLOPT_POST, 1)
+            _ = courier_easy_setopt_callback(h, CURLOPT_READFUNCTION, readCallback)
+            _ = courier_easy_setopt_pointer(h, CURLOPT_READDATA, context)
+            // -1: unknown, sent chunked (see `configureHeaders`).
+            _ = courier_easy_setopt_off(h, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(stream.length ?? -1))
             if method != "POST" { set(h, CURLOPT_CUSTOMREQUEST, method) }
         }
     }
@@ -243,31 +284,42 @@ final class CurlTransfer: @unchecked Sendable {
         return nil
     }
 
-    private func configureHeaders(_ h: UnsafeMutableRawPointer) {
+    private func configureHeaders(_ h: UnsafeMutableRawPointer) throws(HTTPError) {
         var list: UnsafeMutablePointer<curl_slist>?
+        // Owned from the first line on, so a failure below frees what was built.
+        defer { headerList = list }
+        func append(_ line: String) throws(HTTPError) {
+            // curl_slist_append returns NULL (and leaves the list as it was) when out of memory.
+            guard let longer = courier_slist_append(list, line) else {
+                throw HTTPError(kind: .transport, message: "cannot build the request's header list (out of memory)",
+                                curlFunction: "curl_slist_append")
+            }
+            list = longer
+        }
         for field in request.headers {
             // "Name;" is libcurl's way to send a header with an empty value.
-            let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
-            list = courier_slist_append(list, line)
+            try append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }
         let hasBody: Bool
         switch request.body {
         case .none: hasBody = false
-        case .bytes, .file:
+        case .bytes, .file, .stream:
             hasBody = true
             // libcurl labels a POST body `application/x-www-form-urlencoded`, and servers then
             // parse a file as a form: without a type of the request's own, send none.
             if !request.headers.contains("Content-Type") {
-                list = courier_slist_append(list, "Content-Type:")
+                try append("Content-Type:")
+            }
+            if case .stream(let stream) = request.body, stream.length == nil, !request.headers.contains("Transfer-Encoding") {
+                try append("Transfer-Encoding: chunked")
             }
         case .multipart: hasBody = true
         }
         // libcurl sends `Expect: 100-continue` above 1 MB and then stalls a second
         // against servers that ignore it; an empty value turns that off.
         if hasBody && !request.headers.contains("Expect") {
-            list = courier_slist_append(list, "Expect:")
+            try append("Expect:")
         }
-        headerList = list
         if let list { _ = courier_easy_setopt_slist(h, CURLOPT_HTTPHEADER, list) }
     }
 
@@ -279,15 +331,18 @@ final class CurlTransfer: @unchecked Sendable {
             return .failure(HTTPError(kind: .transport, message: "transfer finished without a handle"))
         }
         finishSentRequests()
+        reportFinalProgress(h)
+        if let failure = closeResponseFile() { return .failure(failure) }
         if exceededLimit || code == CURLE_FILESIZE_EXCEEDED {
             let limit = request.options.maxResponseBytes
             var declared: curl_off_t = -1
             _ = courier_easy_getinfo_off(h, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &declared)
             let size = declared > limit ? " (Content-Length: \(declared))" : ""
+            let message = "the response body is larger than \(ByteCount.format(limit))\(size)"
             return .failure(HTTPError(
                 kind: .responseTooLarge, curlCode: Int(code.rawValue),
-                message: "the response body is larger than \(ByteCount.format(limit))\(size)",
-                hint: HTTPError.responseTooLargeHint(limit), sentRequests: sentRequests))
+                wording: HTTPError.Wording { n in (message, HTTPError.responseTooLargeHint(limit, n)) },
+                sentRequests: sentRequests, curlOption: "CURLOPT_MAXFILESIZE_LARGE"))
         }
         guard code == CURLE_OK else {
             let detail = String(cString: errorBuffer)
@@ -421,7 +476,89 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
+    /// Closes the response file, flushing it: the error when a write failed.
+    @discardableResult
+    func closeResponseFile() -> HTTPError? {
+        guard let file = responseFile, case .file(let path) = request.responseBody else { return nil }
+        responseFile = nil
+        var failure = responseFileError
+        if fclose(file) != 0 && failure == nil { failure = errno }
+        guard let failure else { return nil }
+        return HTTPError(kind: .fileUnwritable,
+                         message: "cannot write the response body to '\(path)': \(String(cString: strerror(failure)).lowercased())",
+                         sentRequests: sentRequests, path: path)
+    }
+
+    /// The transfer is over (done, failed or aborted): streams and progress learn it.
+    func ended(with result: Result<HTTPResponse, HTTPError>) {
+        let error: HTTPError? = switch result {
+        case .success: nil
+        case .failure(let error): error
+        }
+        if case .stream(let stream) = request.responseBody { stream.end(error.map { .failure($0) } ?? .success(())) }
+        if case .stream(let stream) = request.body { stream.end(error) }
+        progress?.finish()
+        progress = nil
+    }
+
+    /// The final counts, with totals now known when the transfer succeeded.
+    private func reportFinalProgress(_ h: UnsafeMutableRawPointer) {
+        guard let progress else { return }
+        func get(_ info: CURLINFO) -> Int64 {
+            var value: curl_off_t = 0
+            _ = courier_easy_getinfo_off(h, info, &value)
+            return Int64(value)
+        }
+        var final = lastProgress
+        final.downloaded = max(final.downloaded, get(CURLINFO_SIZE_DOWNLOAD_T))
+        final.uploaded = max(final.uploaded, get(CURLINFO_SIZE_UPLOAD_T))
+        let declared = get(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
+        final.downloadTotal = declared >= 0 ? declared : final.downloaded
+        if final.uploadTotal == nil, final.uploaded > 0 { final.uploadTotal = final.uploaded }
+        if final != lastProgress {
+            lastProgress = final
+            progress.yield(final)
+        }
+    }
+
     // MARK: - Callback entry points (driver thread)
+
+    /// What the write callback returns: the count taken, or `CURL_WRITEFUNC_PAUSE`.
+    fileprivate func write(_ bytes: UnsafeRawBufferPointer) -> Int {
+        switch request.responseBody {
+        case .memory:
+            return receive(bytes) ? bytes.count : 0
+        case .file:
+            guard let file = responseFile else { return 0 }
+            guard let base = bytes.baseAddress else { return 0 }
+            if fwrite(base, 1, bytes.count, file) != bytes.count {
+                responseFileError = errno
+                return 0
+            }
+            return bytes.count
+        case .stream(let stream):
+            return stream.offer(bytes) ? bytes.count : courier_writefunc_pause
+        }
+    }
+
+    /// What the read callback returns for a streamed request body.
+    fileprivate func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard case .stream(let stream) = request.body else { return courier_readfunc_abort }
+        return stream.read(into: buffer) ?? courier_readfunc_pause
+    }
+
+    fileprivate func progressChanged(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) {
+        guard let progress else { return }
+        var next = lastProgress
+        // libcurl reports 0 for a total it does not know; counts only grow.
+        next.downloaded = max(next.downloaded, downloaded)
+        next.uploaded = max(next.uploaded, uploaded)
+        if downloadTotal > 0 { next.downloadTotal = downloadTotal }
+        if uploadTotal > 0 { next.uploadTotal = uploadTotal }
+        guard next != lastProgress else { return }
+        lastProgress = next
+        progress.yield(next)
+    }
 
     fileprivate func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if body.isEmpty, let h = handle {
@@ -487,9 +624,22 @@ private func set(_ h: UnsafeMutableRawPointer, _ option: CURLoption, _ value: St
 private let writeCallback: courier_data_callback = { buffer, size, count, context in
     guard let context, let buffer else { return 0 }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-    let length = size * count
-    // Returning less than `length` makes libcurl abort with CURLE_WRITE_ERROR.
-    return transfer.receive(UnsafeRawBufferPointer(start: buffer, count: length)) ? length : 0
+    // Returning less than the length makes libcurl abort with CURLE_WRITE_ERROR.
+    return transfer.write(UnsafeRawBufferPointer(start: buffer, count: size * count))
+}
+
+private let readCallback: courier_data_callback = { buffer, size, count, context in
+    guard let context, let buffer else { return courier_readfunc_abort }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    return transfer.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+}
+
+private let progressCallback: courier_xferinfo_callback = { context, downloadTotal, downloaded, uploadTotal, uploaded in
+    guard let context else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    transfer.progressChanged(downloadTotal: Int64(downloadTotal), downloaded: Int64(downloaded),
+                             uploadTotal: Int64(uploadTotal), uploaded: Int64(uploaded))
+    return 0
 }
 
 private let headerCallback: courier_data_callback = { buffer, size, count, context in

@@ -6,37 +6,56 @@ public struct HTTPRequest: Sendable {
     public var url: String
     /// Sent in this order. A field with an empty value is sent empty, not dropped.
     public var headers: HTTPHeaders
+    /// What the request carries.
     public var body: HTTPRequestBody
+    /// Timeouts, redirects, TLS, cookies, limits.
     public var options: HTTPRequestOptions
+    /// Where the response body goes: memory (the default), a file or a stream.
+    public var responseBody: HTTPResponseBodyDestination
+    /// Called with upload and download progress while the request runs; nil (the
+    /// default) costs nothing.
+    public var onProgress: HTTPProgressHandler?
 
+    /// A request; only `url` is required.
     public init(
         method: String = "GET",
         url: String,
         headers: HTTPHeaders = [:],
         body: HTTPRequestBody = .none,
-        options: HTTPRequestOptions = HTTPRequestOptions()
+        options: HTTPRequestOptions = HTTPRequestOptions(),
+        responseBody: HTTPResponseBodyDestination = .memory,
+        onProgress: HTTPProgressHandler? = nil
     ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.options = options
+        self.responseBody = responseBody
+        self.onProgress = onProgress
     }
 }
 
 /// What a request carries. Files are streamed from disk, never loaded whole.
 public enum HTTPRequestBody: Sendable {
+    /// No body.
     case none
+    /// Bytes in memory, sent as they are.
     case bytes([UInt8])
     /// A regular file streamed as the body. Pipes and devices are refused (reading them
     /// would block the transfer thread): read a pipe first and send its `bytes`.
     case file(path: String)
+    /// A `multipart/form-data` body; file parts are streamed from disk.
     case multipart([MultipartPart])
+    /// Bytes written by another task while the request is sent (see ``HTTPRequestBodyStream``).
+    case stream(HTTPRequestBodyStream)
 }
 
 /// One part of a `multipart/form-data` body.
 public struct MultipartPart: Sendable {
+    /// What a part carries.
     public enum Content: Sendable {
+        /// A text field.
         case value(String)
         /// Streamed from disk with `curl_mime_filedata`; must be a regular file.
         case file(path: String)
@@ -44,12 +63,16 @@ public struct MultipartPart: Sendable {
         case data([UInt8])
     }
 
+    /// The form field's name.
     public var name: String
+    /// The part's value or file.
     public var content: Content
     /// For file parts defaults to the file's last path component.
     public var filename: String?
+    /// The part's `Content-Type`; libcurl guesses one for files from their extension.
     public var contentType: String?
 
+    /// A part; see the properties.
     public init(name: String, content: Content, filename: String? = nil, contentType: String? = nil) {
         self.name = name
         self.content = content
@@ -60,10 +83,13 @@ public struct MultipartPart: Sendable {
 
 /// Transport settings of one request. The defaults are the spec's built-in ones.
 public struct HTTPRequestOptions: Sendable {
+    /// The HTTP version to ask for.
     public enum HTTPVersion: Sendable, Equatable {
         /// HTTP/2 over TLS when the server offers it via ALPN, else HTTP/1.1.
         case automatic
+        /// HTTP/1.1 only.
         case http1_1
+        /// HTTP/2; libcurl falls back to HTTP/1.1 when the server cannot negotiate it.
         case http2
     }
 
@@ -75,11 +101,13 @@ public struct HTTPRequestOptions: Sendable {
     public var followRedirects: Bool = true
     /// Default 10.
     public var maxRedirects: Int = 10
+    /// Default ``HTTPVersion/automatic``.
     public var httpVersion: HTTPVersion = .automatic
     /// Ask for and decode gzip, deflate and br. Default true.
     public var compressed: Bool = true
     /// `nil` uses the `*_proxy` environment variables, as libcurl does.
     public var proxy: String?
+    /// Certificates, keys, verification and pinning.
     public var tls: TLSOptions = TLSOptions()
     /// Cookies are read from and stored into this jar; `nil` disables cookies.
     public var cookieJar: CookieJar?
@@ -91,6 +119,7 @@ public struct HTTPRequestOptions: Sendable {
     /// URL), since recording costs a few microseconds per request.
     public var recordSentRequests: Bool = false
 
+    /// The built-in defaults.
     public init() {}
 }
 
@@ -109,6 +138,7 @@ public struct TLSOptions: Sendable {
     /// `sha256//BASE64` public-key pin.
     public var pinnedPublicKey: String?
 
+    /// Verification on, the system's CAs, no client certificate.
     public init() {}
 
     var certificateIsPKCS12: Bool {

@@ -1,10 +1,13 @@
 /// A response as received, with how long each phase took.
 public struct HTTPResponse: Sendable {
+    /// The final status code (after redirects that were followed).
     public var status: Int
     /// `"1.1"`, `"2"`, …
     public var httpVersion: String
+    /// The final response's header fields, in the order received.
     public var headers: HTTPHeaders
-    /// The body, decoded when the server compressed it.
+    /// The body, decoded when the server compressed it; empty when the request sent it
+    /// to a file or a stream (``HTTPRequest/responseBody``).
     public var body: [UInt8]
     /// The URL of the last hop.
     public var effectiveURL: String
@@ -20,6 +23,7 @@ public struct HTTPResponse: Sendable {
     /// that do not know them.
     public var sentRequests: [HTTPSentRequest]
 
+    /// A response; transports other than ``HTTPClient`` (test doubles) build their own.
     public init(
         status: Int,
         httpVersion: String = "1.1",
@@ -54,10 +58,14 @@ public struct HTTPResponse: Sendable {
 
 /// One redirect response: what the server said and where it pointed.
 public struct HTTPRedirectHop: Sendable {
+    /// The URL this hop requested.
     public var url: String
+    /// The redirect's status (301, 302, 303, 307, 308).
     public var status: Int
+    /// The redirect response's header fields, `Location` among them.
     public var headers: HTTPHeaders
 
+    /// A hop as recorded.
     public init(url: String, status: Int, headers: HTTPHeaders) {
         self.url = url
         self.status = status
@@ -68,16 +76,21 @@ public struct HTTPRedirectHop: Sendable {
 /// Phase durations in microseconds, each measured from the start of the request
 /// (libcurl's `*_TIME_T` values).
 public struct HTTPTimings: Sendable, Equatable {
+    /// DNS resolution done.
     public var nameLookup: Int = 0
+    /// TCP connection established.
     public var connect: Int = 0
     /// TLS handshake done; 0 for plain HTTP.
     public var tls: Int = 0
+    /// About to send the request.
     public var preTransfer: Int = 0
     /// First response byte.
     public var firstByte: Int = 0
+    /// The whole transfer.
     public var total: Int = 0
     /// Time spent following redirects.
     public var redirect: Int = 0
 
+    /// All zero.
     public init() {}
 }

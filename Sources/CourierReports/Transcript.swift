@@ -25,6 +25,9 @@ package enum Transcript {
         case .file(let path):
             lines.append(">")
             lines.append("<file \(path)>")
+        case .stream:
+            lines.append(">")
+            lines.append("<stream>")
         case .multipart(let parts):
             lines.append(">")
             for part in parts {
@@ -48,7 +51,7 @@ package enum Transcript {
             lines.append("<")
             lines.append(bodyText(response.body, charset: response.charset, limit: bodyLimit, policy: policy))
         } else if let error = attempt.error {
-            lines.append("* no response: \(error.description)")
+            lines.append("* no response: \(TransportErrorText.line(error))")
         }
         return lines.joined(separator: "\n")
     }

@@ -74,6 +74,36 @@ import Testing
         #expect(result.passed)
     }
 
+    /// Records which of `executors` each request is sent from (-1: none of them).
+    final class ThreadRecordingTransport: HTTPTransport {
+        let executors: [EngineExecutor]
+        private let seen = Mutex<[String: Int]>([:])
+        var executorByURL: [String: Int] { seen.withLock { $0 } }
+
+        init(executors: [EngineExecutor]) { self.executors = executors }
+
+        func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+            let index = executors.firstIndex(where: \.isCurrentThread) ?? -1
+            seen.withLock { $0[request.url] = index }
+            return HTTPResponse(status: 200)
+        }
+    }
+
+    @Test("jobs 2 with an executor per job slot: workflows run at once run on different threads, never the caller's")
+    func executorPerSlot() async throws {
+        let executors = [EngineExecutor(name: "courier.engine.0"), EngineExecutor(name: "courier.engine.1")]
+        defer { for executor in executors { executor.stop() } }
+        let transport = ThreadRecordingTransport(executors: executors)
+        var settings = RunSettings()
+        settings.jobs = 2
+        var engine = Engine(transport: transport, settings: settings)
+        engine.executors = executors
+        let result = await engine.run(try workflows(2) { "http://h/w\($0)" })
+        #expect(result.passed)
+        let seen = transport.executorByURL
+        #expect(Set([seen["http://h/w0"], seen["http://h/w1"]]) == [0, 1], "\(seen)")
+    }
+
     @Test("jobs 1 runs one workflow after the other")
     func oneJob() async throws {
         let transport = GateTransport()

@@ -28,6 +28,13 @@ const char *courier_easy_strerror(CURLcode code);
 CURL *courier_easy_init(void);
 void courier_easy_cleanup(CURL *handle);
 void courier_easy_reset(CURL *handle);
+/// curl_easy_pause: CURLPAUSE_CONT resumes a transfer a callback paused.
+CURLcode courier_easy_pause(CURL *handle, int bitmask);
+/// CURL_WRITEFUNC_PAUSE and CURL_READFUNC_PAUSE (macros Swift does not import).
+static const size_t courier_writefunc_pause = CURL_WRITEFUNC_PAUSE;
+static const size_t courier_readfunc_pause = CURL_READFUNC_PAUSE;
+static const size_t courier_readfunc_abort = CURL_READFUNC_ABORT;
+static const int courier_pause_cont = CURLPAUSE_CONT;
 
 CURLcode courier_easy_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode courier_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
@@ -44,6 +51,10 @@ typedef int (*courier_debug_callback)(CURL *handle, curl_infotype type, char *da
 /// CURLOPT_DEBUGFUNCTION (its callback has a signature of its own).
 CURLcode courier_easy_setopt_debug(CURL *handle, courier_debug_callback callback);
 
+typedef int (*courier_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow);
+/// CURLOPT_XFERINFOFUNCTION (progress; needs CURLOPT_NOPROGRESS 0).
+CURLcode courier_easy_setopt_xferinfo(CURL *handle, courier_xferinfo_callback callback);
+
 CURLcode courier_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode courier_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
 CURLcode courier_easy_getinfo_string(CURL *handle, CURLINFO info, char **value);
@@ -57,6 +68,7 @@ CURLMcode courier_multi_remove_handle(CURLM *multi, CURL *handle);
 CURLMcode courier_multi_perform(CURLM *multi, int *running);
 CURLMcode courier_multi_poll(CURLM *multi, struct curl_waitfd *extra, unsigned int count, int timeout_ms, int *ready);
 CURLMcode courier_multi_wakeup(CURLM *multi);
+const char *courier_multi_strerror(CURLMcode code);
 CURLMsg *courier_multi_info_read(CURLM *multi, int *remaining);
 /// The transfer result of a finished message (a union member in C).
 CURLcode courier_msg_result(const CURLMsg *message);

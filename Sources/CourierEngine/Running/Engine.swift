@@ -19,6 +19,11 @@ package struct Engine: Sendable {
     package var clock: any EngineClock
     /// Every wait (`delay`, and retries' waits to come) sleeps here.
     package var sleeper: any Sleeper
+    /// Where each concurrently running workflow's code runs: job slot `k` (0 ..< `settings.jobs`)
+    /// prefers `executors[k % count]`. Empty: the calling task's preference is inherited.
+    /// The command line gives one ``EngineExecutor`` per slot, so workflows run at once never
+    /// share a thread (nor the one driving transfers).
+    package var executors: [any TaskExecutor] = []
 
     package init(transport: any HTTPTransport, settings: RunSettings, functions: BuiltinFunctions = BuiltinFunctions(),
                  sources: SourceStore = SourceStore(), control: RunControl = RunControl(),
@@ -49,16 +54,24 @@ package struct Engine: Sendable {
         let stop = RunStop()
         control.runStarted()
         var results = [WorkflowResult?](repeating: nil, count: workflows.count)
-        await withTaskGroup(of: (Int, WorkflowResult).self) { group in
+        await withTaskGroup(of: (index: Int, slot: Int, result: WorkflowResult).self) { group in
             var next = 0
             var running = 0
+            // Job slots free to take a workflow: a slot's executor runs one workflow at a time.
+            var freeSlots = Array((0..<max(1, settings.jobs)).reversed())
             func startNext() {
                 let index = next, workflow = workflows[index]
+                let slot = freeSlots.removeLast()
                 // Announced here, in path order, not from the child: a console sees them in start order.
                 announce(workflow, index: index)
-                group.addTask {
+                let body: @Sendable () async -> (index: Int, slot: Int, result: WorkflowResult) = {
                     let runner = WorkflowRunner(workflow: workflow, index: index, engine: self, clock: clock, stop: stop)
-                    return (index, await runner.run())
+                    return (index, slot, await runner.run())
+                }
+                if executors.isEmpty {
+                    group.addTask(operation: body)
+                } else {
+                    group.addTask(executorPreference: executors[slot % executors.count], operation: body)
                 }
                 next += 1
                 running += 1
@@ -66,8 +79,9 @@ package struct Engine: Sendable {
             while next < workflows.count && running < max(1, settings.jobs) && !Task.isCancelled {
                 startNext()
             }
-            while let (index, result) = await group.next() {
+            while let (index, slot, result) = await group.next() {
                 results[index] = result
+                freeSlots.append(slot)
                 running -= 1
                 if settings.failFast && !result.passed && !stop.isFailFast {
                     stop.failFast()

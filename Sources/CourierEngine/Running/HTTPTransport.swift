@@ -1,13 +1,16 @@
 import CourierHTTP
 
-/// How the engine reaches HTTP: libcurl in production, a fake in unit tests.
-package protocol HTTPTransport: Sendable {
-    func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse
-}
+/// The transport the command line hands the engine: reads pipes and standard input
+/// named as bodies into memory first, off the transfer thread (libcurl would block
+/// its thread on them); regular files stay streamed.
+package struct PipedBodyTransport: HTTPTransport {
+    package let base: any HTTPTransport
 
-extension HTTPClient: HTTPTransport {
+    package init(_ base: any HTTPTransport) {
+        self.base = base
+    }
+
     package func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-        // Pipes and standard input are read here, off the transfer thread; files stay streamed.
-        try await execute(try await PipedBodyReader.resolve(request))
+        try await base.send(try await PipedBodyReader.resolve(request))
     }
 }

@@ -50,7 +50,7 @@ enum PipedBodyReader {
                 }
             }
             request.body = .multipart(parts)
-        case .none, .bytes:
+        case .none, .bytes, .stream:
             break
         }
         if readAny {

@@ -463,7 +463,8 @@ final class WorkflowRunner {
             recordSentCredentials(error.sentRequests, hops: [])
             attempt.error = error
             attempt.durationMicroseconds = clock.elapsedMicroseconds(since: attempt.startMicroseconds)
-            var message = error.message
+            let text = TransportErrorText.describe(error)
+            var message = text.message
             if error.kind == .cancelled {
                 // Say why: the signal, the teardown deadline that followed it, or --fail-fast.
                 if phase == .teardown && engine.control.teardownDeadlinePassed {
@@ -473,7 +474,7 @@ final class WorkflowRunner {
                 }
             }
             var outcome = AttemptOutcome(record: attempt, error: StepError(type: error.kind.description, message: message,
-                                                                           hint: error.hint, location: request.range))
+                                                                           hint: text.hint, location: request.range))
             outcome.method = httpRequest.method
             outcome.transportError = error.kind
             return outcome

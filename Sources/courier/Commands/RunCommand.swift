@@ -126,10 +126,15 @@ enum RunCommand {
         let control = RunControl(onStepsStopped: { partial in reports.writeInBackground(partial) })
         // One SourceStore for the run: files included at run time are read once, into the
         // store the console renders their diagnostics from.
-        let engine = Engine(transport: client, settings: settings, sources: sources, control: control, onEvent: { console.handle($0) })
+        var engine = Engine(transport: PipedBodyTransport(client), settings: settings, sources: sources, control: control, onEvent: { console.handle($0) })
         let workflows = loaded.workflows
-        // The engine runs on the HTTP driver thread: no thread hop per request.
-        let runTask = Task(executorPreference: client.taskExecutor) { await engine.run(workflows) }
+        // The engine runs on a thread of its own, never on the one driving transfers (a slow
+        // check must not stall them); both wait awake briefly, so a request costs no wake-up.
+        // With --jobs, each job slot has a thread of its own: workflows run at once never share one.
+        let engineExecutors = (0..<max(1, min(settings.jobs, workflows.count))).map { EngineExecutor(name: "courier.engine.\($0)") }
+        defer { for executor in engineExecutors { executor.stop() } }
+        engine.executors = engineExecutors
+        let runTask = Task(executorPreference: engineExecutors[0]) { [engine] in await engine.run(workflows) }
         let signals = StopSignals.install(
             first: { interruption in
                 control.interrupt(interruption)
