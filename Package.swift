@@ -26,11 +26,13 @@ let package = Package(
         .target(name: "CourierJSON"),
         .target(name: "CourierHTTP", dependencies: ["CCurl"]),
         .target(name: "CourierWorkflow", dependencies: ["CYAML", "CourierDiagnostics", "CourierJSON", "CourierSecrets"]),
-        .target(name: "CourierEngine", dependencies: ["CourierWorkflow", "CourierJSON", "CourierHTTP", "CourierDiagnostics", "CourierSecrets"]),
-        .target(name: "CourierReports", dependencies: ["CourierEngine", "CourierDiagnostics", "CourierHTTP", "CourierSecrets"]),
+        // What a run did, as plain Codable values: reporters read these, never the engine.
+        .target(name: "CourierResults", dependencies: ["CourierDiagnostics", "CourierJSON"]),
+        .target(name: "CourierEngine", dependencies: ["CourierWorkflow", "CourierJSON", "CourierHTTP", "CourierDiagnostics", "CourierSecrets", "CourierResults"]),
+        .target(name: "CourierReports", dependencies: ["CourierResults", "CourierDiagnostics", "CourierSecrets"]),
         .executableTarget(
             name: "courier",
-            dependencies: ["CourierEngine", "CourierReports", "CourierWorkflow", "CourierJSON", "CourierHTTP", "CourierDiagnostics", "CourierSecrets"]
+            dependencies: ["CourierEngine", "CourierReports", "CourierResults", "CourierWorkflow", "CourierJSON", "CourierHTTP", "CourierDiagnostics", "CourierSecrets"]
         ),
         // Not a product: the JSON benchmark's runner (Benchmarks/json/bench.sh).
         .executableTarget(name: "courier-json-bench", dependencies: ["CourierJSON"], path: "Benchmarks/json/Sources"),
@@ -40,8 +42,8 @@ let package = Package(
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP"]),
         .testTarget(name: "CourierSecretsTests", dependencies: ["CourierSecrets"]),
         .testTarget(name: "CourierWorkflowTests", dependencies: ["CourierWorkflow", "CourierDiagnostics", "CourierJSON"], exclude: ["Fixtures"]),
-        .testTarget(name: "CourierEngineTests", dependencies: ["CourierEngine", "CourierWorkflow", "CourierHTTP", "CourierJSON", "CourierDiagnostics"]),
-        .testTarget(name: "CourierReportsTests", dependencies: ["CourierReports", "CourierEngine", "CourierSecrets", "CourierDiagnostics", "CourierHTTP"]),
+        .testTarget(name: "CourierEngineTests", dependencies: ["CourierEngine", "CourierResults", "CourierWorkflow", "CourierHTTP", "CourierJSON", "CourierDiagnostics", "CourierSecrets"]),
+        .testTarget(name: "CourierReportsTests", dependencies: ["CourierReports", "CourierResults", "CourierSecrets", "CourierDiagnostics", "CourierJSON"]),
         // Unit tests of the command-line target's own logic (ignore rules).
         .testTarget(name: "CourierCLITests", dependencies: ["courier"]),
         .testTarget(name: "IntegrationTests", dependencies: []),

@@ -145,8 +145,14 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
 
     /// `curl_multi_wakeup` is the only libcurl call made from other threads; it can
     /// only fail for a handle that is not a multi handle, which ours always is.
+    ///
+    /// Under the inbox lock, and only while the loop has not exited: the loop frees the
+    /// multi handle under the same lock, so a wake-up racing the end of the loop (a
+    /// cancellation or a late job from another thread) never touches freed memory.
     private func wake() {
-        _ = courier_multi_wakeup(multi)
+        inbox.withLock { inbox in
+            if !inbox.exited { _ = courier_multi_wakeup(multi) }
+        }
     }
 
     // MARK: - The loop (driver thread)
@@ -203,6 +209,8 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
         // Whatever is still queued (tasks resumed by the aborts above) runs elsewhere.
         let (leftover, waiters) = inbox.withLock { inbox in
             inbox.exited = true
+            // Freed under the lock `wake()` takes: no other thread calls into it after this.
+            _ = courier_multi_cleanup(multi)
             defer {
                 inbox.jobs.removeAll()
                 inbox.shutdownWaiters.removeAll()
@@ -213,7 +221,6 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
             return (inbox.jobs, inbox.shutdownWaiters)
         }
         for job in leftover { globalConcurrentExecutor.enqueue(job) }
-        _ = courier_multi_cleanup(multi)
         for waiter in waiters { waiter.resume() }
     }
 

@@ -37,6 +37,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// Header blocks, one per response received (redirects, `100 Continue`),
     /// each a status line followed by field lines.
     fileprivate var headerBlocks: [[String]] = []
+    /// The URL each header block answered, as libcurl says when its status line arrives
+    /// (`CURLINFO_EFFECTIVE_URL` is the hop being fetched while a redirect is followed).
+    fileprivate var headerBlockURLs: [String] = []
     /// Request header blocks libcurl sent (debug callback), one per hop; the
     /// bytes of a block not yet finished by its empty line wait in `pendingSent`.
     fileprivate var sentRequests: [HTTPSentRequest] = []
@@ -366,7 +369,9 @@ final class CurlTransfer: @unchecked Sendable {
         _ = courier_easy_getinfo_string(h, CURLINFO_EFFECTIVE_URL, &effective)
 
         // 1xx blocks (100 Continue) precede the real response; drop them.
-        let blocks = headerBlocks.map(Self.parseBlock).filter { $0.status >= 200 || $0.status == 0 }
+        let answered = zip(headerBlocks, headerBlockURLs).map { (block: Self.parseBlock($0.0), url: $0.1) }
+            .filter { $0.block.status >= 200 || $0.block.status == 0 }
+        let blocks = answered.map(\.block)
         let final = blocks.last ?? (status, HTTPHeaders())
         if let conflict = Self.conflictingContentLengths(final.headers) {
             // RFC 9112 §6.3: differing lengths make the message's end unknowable; libcurl
@@ -376,14 +381,8 @@ final class CurlTransfer: @unchecked Sendable {
                 message: "the response has two different Content-Length headers (\(conflict))",
                 hint: HTTPError.badResponseHint(host: HTTPError.host(of: request.url)), sentRequests: sentRequests))
         }
-        var hops: [HTTPRedirectHop] = []
-        var hopURL = request.url
-        for block in blocks.dropLast() {
-            hops.append(HTTPRedirectHop(url: hopURL, status: block.status, headers: block.headers))
-            if let location = block.headers["Location"] {
-                hopURL = URL(string: location, relativeTo: URL(string: hopURL))?.absoluteString ?? location
-            }
-        }
+        // Each hop's URL as libcurl fetched it, not rebuilt from `Location` afterwards.
+        let hops = answered.dropLast().map { HTTPRedirectHop(url: $0.url, status: $0.block.status, headers: $0.block.headers) }
 
         return .success(HTTPResponse(
             status: status,
@@ -597,6 +596,9 @@ final class CurlTransfer: @unchecked Sendable {
         let line = String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self)
         if line.hasPrefix("HTTP/") {
             headerBlocks.append([line])
+            var url: UnsafeMutablePointer<CChar>?
+            if let h = handle { _ = courier_easy_getinfo_string(h, CURLINFO_EFFECTIVE_URL, &url) }
+            headerBlockURLs.append(url.map { String(cString: $0) } ?? request.url)
         } else if !line.isEmpty, !headerBlocks.isEmpty {
             if let jar = request.options.cookieJar, bytes.count > 11, bytes[bytes.startIndex] | 0x20 == UInt8(ascii: "s"),
                String(line.prefix(11)).caseInsensitiveEquals("set-cookie:") {

@@ -24,23 +24,34 @@ public struct HTTPSentRequest: Sendable, Equatable {
     public var isProxyConnect: Bool { method == "CONNECT" }
 
     /// Parses one header block (request line, then field lines, CRLF or LF separated).
+    ///
+    /// Works on the bytes, making one string per name and value: every request's block
+    /// is parsed when results record what was sent, so this runs once per request.
     static func parse(_ bytes: ArraySlice<UInt8>) -> HTTPSentRequest? {
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).map { line -> Substring in
-            var line = line
-            if line.last == UInt8(ascii: "\r") { line.removeLast() }
-            return Substring(String(decoding: line, as: UTF8.self))
-        }
-        lines.removeAll { $0.isEmpty }
-        guard let first = lines.first else { return nil }
+        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var requestLine: String?
         var headers = HTTPHeaders()
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = String(line[..<colon])
-            var value = line[line.index(after: colon)...]
-            while let c = value.first, c == " " || c == "\t" { value.removeFirst() }
-            while let c = value.last, c == " " || c == "\t" { value.removeLast() }
-            headers.add(name: name, value: String(value))
+        var lineStart = bytes.startIndex
+        while lineStart < bytes.endIndex {
+            let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+            var end = lineEnd
+            if end > lineStart && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            if end > lineStart {
+                let line = bytes[lineStart..<end]
+                if requestLine == nil {
+                    requestLine = String(decoding: line, as: UTF8.self)
+                } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+                    var valueStart = colon + 1
+                    var valueEnd = end
+                    while valueStart < valueEnd && isBlank(bytes[valueStart]) { valueStart += 1 }
+                    while valueEnd > valueStart && isBlank(bytes[valueEnd - 1]) { valueEnd -= 1 }
+                    headers.add(name: String(decoding: line[..<colon], as: UTF8.self),
+                                value: String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self))
+                }
+            }
+            lineStart = lineEnd == bytes.endIndex ? lineEnd : lineEnd + 1
         }
-        return HTTPSentRequest(requestLine: String(first), headers: headers)
+        guard let requestLine else { return nil }
+        return HTTPSentRequest(requestLine: requestLine, headers: headers)
     }
 }

@@ -33,8 +33,8 @@ public enum RetryAfter {
         return nil
     }
 
-    /// `2.0 s`, `250 ms`: how the console shows a wait.
-    public static func format(_ duration: Duration) -> String {
+    /// `2.0 s`, `250 ms`: for the policy's own messages (the deadline).
+    static func format(_ duration: Duration) -> String {
         let seconds = RetryPolicy.seconds(duration)
         if seconds < 1 { return "\(Int((seconds * 1000).rounded())) ms" }
         return String(format: "%.1f s", seconds)

@@ -1,5 +1,5 @@
 import CourierDiagnostics
-import CourierEngine
+import CourierResults
 import CourierSecrets
 import Foundation
 import Synchronization
@@ -168,7 +168,7 @@ package final class ConsoleReporter: Sendable {
         // Workflows `--fail-fast` never started are neither passed nor failed.
         let notRun = run.workflows.filter { workflow in
             !workflow.steps.isEmpty && workflow.steps.allSatisfy {
-                if case .skipped(let reason) = $0.outcome { reason == RunStop.notRunReason } else { false }
+                if case .skipped(let reason) = $0.outcome { reason == SkipReason.failFastNotRun } else { false }
             }
         }.count
         var text = "\n"
@@ -214,7 +214,7 @@ package final class ConsoleReporter: Sendable {
             case .failed(let failures):
                 for failure in failures {
                     var diagnostic = renderer.render(Diagnostic.error(failure.message, at: failure.location))
-                    for line in FailureText.comparison(expected: failure.expected, actual: failure.actual, policy: policy) {
+                    for line in FailureText.comparison(expected: failure.expected?.rendered, actual: failure.actual?.rendered, policy: policy) {
                         diagnostic += colourDiffLine(line) + "\n"
                     }
                     out += diagnostic

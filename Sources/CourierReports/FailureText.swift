@@ -1,5 +1,5 @@
 import CourierDiagnostics
-import CourierEngine
+import CourierResults
 import CourierSecrets
 
 /// Plain-text rendering of one assertion failure, shared by the console and reports.
@@ -7,14 +7,14 @@ package enum FailureText {
     /// `file:line:col: subject: message` then expected and actual values.
     ///
     /// Each value is masked, then cut to `maxValueBytes` (reports show more than the console).
-    package static func describe(_ failure: AssertionFailure, policy: MaskingPolicy,
+    package static func describe(_ failure: ExpectationResult, policy: MaskingPolicy,
                                  maxValueBytes: Int = ShownText.reportLimit) -> String {
         var text = ""
         if let location = failure.location {
             text += "\(location.start.file):\(location.start.line):\(location.start.column): "
         }
         text += failure.message
-        text += "\n" + comparison(expected: failure.expected, actual: failure.actual, policy: policy,
+        text += "\n" + comparison(expected: failure.expected?.rendered, actual: failure.actual?.rendered, policy: policy,
                                   maxValueBytes: maxValueBytes).joined(separator: "\n")
         return text
     }

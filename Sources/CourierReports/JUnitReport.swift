@@ -1,4 +1,4 @@
-import CourierEngine
+import CourierResults
 import CourierSecrets
 import Foundation
 

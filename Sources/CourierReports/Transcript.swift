@@ -1,11 +1,11 @@
-import CourierEngine
-import CourierHTTP
+import CourierResults
 import CourierSecrets
 
 /// The request and response of an attempt as text, curl `-v` style.
 ///
-/// Credential headers show their scheme only; bodies are masked, then cut.
-/// Everything else is shown as it is: the output door masks the whole text.
+/// Credential headers show their scheme only; bodies were masked and cut when
+/// recorded and are masked and cut again to this transcript's limit. Everything
+/// else is shown as it is: the output door masks the whole text.
 package enum Transcript {
     /// Bodies longer than this are cut, with a note saying how much was left out.
     package static let defaultBodyLimit = 16 * 1024
@@ -17,85 +17,57 @@ package enum Transcript {
         for field in request.headers {
             lines.append("> \(field.name): \(CredentialHeaders.shown(field))")
         }
-        switch request.body {
-        case .none: break
-        case .bytes(let bytes):
-            lines.append(">")
-            lines.append(bodyText(bytes, limit: bodyLimit, policy: policy))
-        case .file(let path):
-            lines.append(">")
-            lines.append("<file \(path)>")
-        case .stream:
-            lines.append(">")
-            lines.append("<stream>")
-        case .multipart(let parts):
-            lines.append(">")
-            for part in parts {
-                switch part.content {
-                case .value(let value): lines.append("[part \(part.name)] \(value)")
-                case .file(let path): lines.append("[part \(part.name)] <file \(path)>")
-                case .data(let bytes): lines.append("[part \(part.name)] <\(bytes.count) bytes>")
+        if let body = request.body {
+            switch body.kind {
+            case .bytes:
+                lines.append(">")
+                lines.append(bodyText(body, limit: bodyLimit, policy: policy))
+            case .file:
+                lines.append(">")
+                lines.append("<file \(body.file ?? "")>")
+            case .stream:
+                lines.append(">")
+                lines.append("<stream>")
+            case .multipart:
+                lines.append(">")
+                for part in body.parts {
+                    if let value = part.value {
+                        lines.append("[part \(part.name)] \(value)")
+                    } else if let file = part.file {
+                        lines.append("[part \(part.name)] <file \(file)>")
+                    } else {
+                        lines.append("[part \(part.name)] <\(part.bytes ?? 0) bytes>")
+                    }
                 }
             }
         }
         lines.append("")
         if let response = attempt.response {
-            for hop in response.redirects {
+            for hop in attempt.redirects {
                 lines.append("< HTTP \(hop.status) (redirect from \(hop.url))")
-                if let location = hop.headers["Location"] { lines.append("< Location: \(location)") }
+                if let location = hop.headers.first(named: "Location") { lines.append("< Location: \(location)") }
             }
             lines.append("< HTTP/\(response.httpVersion) \(response.status)")
             for field in response.headers {
                 lines.append("< \(field.name): \(CredentialHeaders.shown(field))")
             }
             lines.append("<")
-            lines.append(bodyText(response.body, charset: response.charset, limit: bodyLimit, policy: policy))
+            lines.append(bodyText(response.body, limit: bodyLimit, policy: policy))
         } else if let error = attempt.error {
-            lines.append("* no response: \(TransportErrorText.line(error))")
+            lines.append("* no response: \(error.description)")
         }
         return lines.joined(separator: "\n")
     }
 
-    /// The body as text, masked and then cut to `limit` bytes; binary bodies are
-    /// described, not dumped.
-    ///
-    /// Masked before it is cut: a secret straddling the cut would otherwise show
-    /// its first characters. Only a window of `limit` plus the longest form is
-    /// read, as a form crossing the cut lies wholly inside it. A body in a declared
-    /// charset (or with a byte order mark) is shown decoded: the window is taken in the
-    /// body's bytes and the cut made in the text's, so the omitted count adds the body's
-    /// bytes not read to the text's bytes cut. An unknown charset is named above the body.
-    package static func bodyText(_ bytes: [UInt8], charset: String? = nil, limit: Int, policy: MaskingPolicy) -> String {
-        if bytes.isEmpty { return "" }
-        let window = bytes.prefix(limit + max(policy.longestForm, 4))
-        let text: String
-        let notRead: Int
-        var note = ""
-        if charset == nil && !CharsetDecoder.hasByteOrderMark(window) {
-            // UTF-8 by default: bytes that are not UTF-8 are most likely not text at all.
-            guard let utf8 = String(validating: window, as: UTF8.self) ?? validPrefix(window) else {
-                return "<\(bytes.count) bytes of binary data>"
-            }
-            text = utf8
-            notRead = bytes.count - utf8.utf8.count
-        } else {
-            let decoded = CharsetDecoder.decode(window, charset: charset, isPrefix: window.count < bytes.count)
-            if let unknown = decoded.unknownCharset {
-                note = "* unknown charset '\(unknown)': the body is shown as UTF-8\n"
-            }
-            text = decoded.text
-            notRead = bytes.count - decoded.bytesRead
-        }
-        let cut = policy.maskThenCut(text, limit: limit, isPrefix: notRead > 0)
-        let omitted = notRead + cut.omittedBytes
+    /// The recorded body's text, masked again and cut to `limit` bytes; binary bodies
+    /// are described, not dumped. What the recording already cut is counted in the
+    /// "N more bytes" note, so the count is always the body's real remainder.
+    package static func bodyText(_ body: BodyRecord, limit: Int, policy: MaskingPolicy) -> String {
+        if body.totalBytes == 0 && body.text.isEmpty { return "" }
+        if body.binary { return "<\(body.totalBytes) bytes of binary data>" }
+        let note = body.unknownCharset.map { "* unknown charset '\($0)': the body is shown as UTF-8\n" } ?? ""
+        let cut = policy.maskThenCut(body.text, limit: limit, isPrefix: body.omittedBytes > 0)
+        let omitted = body.omittedBytes + cut.omittedBytes
         return note + (omitted > 0 ? cut.text + "\n" + MaskedCut.text(omitted: omitted) : cut.text)
-    }
-
-    /// A cut may fall inside a UTF-8 sequence; back off to the last whole character.
-    private static func validPrefix(_ bytes: ArraySlice<UInt8>) -> String? {
-        for drop in 1...3 where bytes.count > drop {
-            if let text = String(validating: bytes.dropLast(drop), as: UTF8.self) { return text }
-        }
-        return nil
     }
 }

@@ -1,6 +1,7 @@
 @testable import CourierEngine
 import CourierHTTP
 import CourierJSON
+import CourierResults
 import Foundation
 import Synchronization
 import Testing

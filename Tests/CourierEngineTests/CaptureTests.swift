@@ -74,7 +74,7 @@ private func captured(_ line: String, response: HTTPResponse = capturesResponse(
         #expect(value.name == "token")
         #expect(value.secret)
         // Before the capture: the response's Set-Cookie, which the jar sends back on its own.
-        #expect(outcome.result.secrets == ["session_id=s-99", "s-99", "tok-1"])
+        #expect(outcome.secrets == ["session_id=s-99", "s-99", "tok-1"])
     }
 
     @Test func aNullDefaultStillDefinesTheVariable() async throws {

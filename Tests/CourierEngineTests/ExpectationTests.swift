@@ -1,6 +1,7 @@
 @testable import CourierEngine
 @testable import CourierHTTP
 import CourierJSON
+import CourierResults
 import CourierWorkflow
 import Foundation
 import Testing
@@ -23,7 +24,7 @@ private func jsonExpectationWorkflow(_ line: String) -> String {
     """
 }
 
-private func checkJSON(_ line: String, body: String = fixtureBody) async throws -> [AssertionFailure] {
+private func checkJSON(_ line: String, body: String = fixtureBody) async throws -> [ExpectationResult] {
     let outcome = try await runStep(jsonExpectationWorkflow(line), response: jsonResponse(200, body))
     return outcome.failures()
 }
@@ -39,7 +40,7 @@ struct FailingCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { line }
 }
 
-private func expectSingleFailure(_ failures: [AssertionFailure], _ c: FailingCase,
+private func expectSingleFailure(_ failures: [ExpectationResult], _ c: FailingCase,
                                  sourceLocation: Testing.SourceLocation = #_sourceLocation) {
     #expect(failures.map(\.message) == [c.message], sourceLocation: sourceLocation)
     guard let failure = failures.first else { return }
@@ -157,8 +158,8 @@ private func expectSingleFailure(_ failures: [AssertionFailure], _ c: FailingCas
     @Test func failuresCarryExpectedAndActual() async throws {
         let failure = try #require(try await checkJSON("$.obj: { kind: y, size: 1 }").first)
         #expect(failure.subject == "json $.obj")
-        #expect(failure.expected == "{\n  \"kind\": \"y\",\n  \"size\": 1\n}")
-        #expect(failure.actual == "{\n  \"kind\": \"x\",\n  \"size\": 1\n}")
+        #expect(failure.expected?.rendered == "{\n  \"kind\": \"y\",\n  \"size\": 1\n}")
+        #expect(failure.actual?.rendered == "{\n  \"kind\": \"x\",\n  \"size\": 1\n}")
         #expect(failure.location?.file == testWorkflowPath)
     }
 
@@ -253,7 +254,7 @@ private func expectSingleFailure(_ failures: [AssertionFailure], _ c: FailingCas
 
 // MARK: - Status, headers, body, duration, cookies
 
-private func check(_ expect: String, response: HTTPResponse) async throws -> (failures: [AssertionFailure], yaml: String) {
+private func check(_ expect: String, response: HTTPResponse) async throws -> (failures: [ExpectationResult], yaml: String) {
     let yaml = "steps:\n  - request: { url: http://h/x }\n    expect:\n" + expect.split(separator: "\n").map { "      " + $0 }.joined(separator: "\n") + "\n"
     let outcome = try await runStep(yaml, response: response)
     return (outcome.failures(), yaml)
@@ -281,7 +282,7 @@ private func check(_ expect: String, response: HTTPResponse) async throws -> (fa
         #expect(failures.map(\.message) == [message])
         starts(failures.first?.location, at: needle, in: yaml)
         if failures.first?.subject == "status", !expect.contains("{") {
-            #expect(failures.first?.actual == String(status))
+            #expect(failures.first?.actual?.rendered == String(status))
         }
     }
 }
@@ -389,7 +390,7 @@ private func check(_ expect: String, response: HTTPResponse) async throws -> (fa
         let failure = try #require(failures.first)
         #expect(failure.message.hasPrefix("the response body is not JSON ("), "\(failure.message)")
         #expect(failure.message.hasSuffix("); json expectations cannot be checked"))
-        #expect(failure.actual == "<html>oops</html>")
+        #expect(failure.actual?.rendered == "<html>oops</html>")
         starts(failure.location, at: "$.id", in: yaml)
     }
 

@@ -1,5 +1,6 @@
 @testable import CourierEngine
 import CourierHTTP
+import CourierResults
 import Foundation
 import Synchronization
 import Testing
@@ -84,12 +85,13 @@ import Testing
         let parsed = try decode("name: quick\nsteps:\n  - { name: one, request: { url: http://h/a } }\nsecrets:\n  token: abcd\n")
         let called = Mutex(false)
         let control = RunControl(teardownGrace: .milliseconds(1), onStepsStopped: { _ in called.withLock { $0 = true } })
-        let result = await Engine(transport: SlowTransport(), settings: RunSettings(), control: control).run([parsed])
+        let settings = RunSettings()
+        let result = await Engine(transport: SlowTransport(), settings: settings, control: control).run([parsed])
         #expect(result.interruption == nil)
         #expect(!called.withLock { $0 })
         let snapshot = control.snapshot()
         #expect(snapshot.workflows.map(\.name) == ["quick"])
-        #expect(snapshot.workflows.first?.secrets == ["abcd"])
+        #expect(settings.secrets.values == ["abcd"])
     }
 }
 

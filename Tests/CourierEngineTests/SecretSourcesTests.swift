@@ -16,7 +16,7 @@ import Testing
             steps:
               - request: { url: "http://h/x?k={{ creds.key }}&t={{ toks[0] }}" }
             """)
-        let secrets = Set(outcome.result.secrets)
+        let secrets = Set(outcome.secrets)
         for leaf in ["k3y-value-0001", "d33p-value-0002", "12345", "t0ken-one-0003", "t0ken-two-0004"] {
             #expect(secrets.contains(leaf), "leaf '\(leaf)' is not a secret")
         }
@@ -33,7 +33,7 @@ import Testing
                 request: { url: "http://h/x?t={{ item }}" }
             """)
         #expect(outcome.requests.map(\.url) == ["http://h/x?t=each-item-0001", "http://h/x?t=each-item-0002"])
-        #expect(Set(outcome.result.secrets).isSuperset(of: ["each-item-0001", "each-item-0002"]))
+        #expect(Set(outcome.secrets).isSuperset(of: ["each-item-0001", "each-item-0002"]))
     }
 
     @Test func aSecretCaptureOfSeveralNodesMakesEveryItemASecret() async throws {
@@ -46,7 +46,7 @@ import Testing
                   meta: { json: "$.meta", secret: true }
             """, response: jsonResponse(200, body))
         #expect(outcome.steps.first?.outcome.isPassed == true)
-        #expect(Set(outcome.result.secrets).isSuperset(of: ["cap-tok-0001", "cap-tok-0002", "cap-obj-0003"]))
+        #expect(Set(outcome.secrets).isSuperset(of: ["cap-tok-0001", "cap-tok-0002", "cap-obj-0003"]))
     }
 
     @Test func headersLibcurlSentAndCookiesSetOnEveryHopAreSecrets() async throws {
@@ -61,7 +61,7 @@ import Testing
                                       "Cookie": "jar=jar-cookie-0005; other=jar-cookie-0006"]),
         ]
         let outcome = try await runStep("steps:\n  - request: { url: http://h/a }\n", response: response)
-        let secrets = Set(outcome.result.secrets)
+        let secrets = Set(outcome.secrets)
         for value in ["set-final-0001", "final=set-final-0001", "set-hop-0002", "hop=set-hop-0002", "proxy-pw-0003",
                       "pu:proxy-pw-0003", "basic-pw-0004", "bob:basic-pw-0004", "jar-cookie-0005", "jar-cookie-0006"] {
             #expect(secrets.contains(value), "'\(value)' is not a secret")
@@ -72,7 +72,7 @@ import Testing
         let sent = HTTPSentRequest(requestLine: "GET / HTTP/1.1", headers: ["Cookie": "s=failed-cookie-0001"])
         let transport = FakeTransport { _ in .failure(HTTPError(kind: .timeout, message: "timed out", sentRequests: [sent])) }
         let outcome = try await run("steps:\n  - request: { url: http://h/a }\n", transport: transport)
-        #expect(outcome.result.secrets.contains("failed-cookie-0001"))
+        #expect(outcome.secrets.contains("failed-cookie-0001"))
     }
 
     @Test func passwordsInRequestAndProxyURLsAreSecrets() async throws {
@@ -80,7 +80,7 @@ import Testing
             steps:
               - request: { url: "http://bob:url-pw%21-0001@h/x", proxy: "http://px:proxy-url-pw-0002@proxy:3128" }
             """)
-        let secrets = Set(outcome.result.secrets)
+        let secrets = Set(outcome.secrets)
         for value in ["url-pw%21-0001", "url-pw!-0001", "bob:url-pw!-0001", "proxy-url-pw-0002", "px:proxy-url-pw-0002"] {
             #expect(secrets.contains(value), "'\(value)' is not a secret")
         }
@@ -108,7 +108,7 @@ import Testing
             let error = try #require(secret.steps.first?.outcome.error)
             #expect(error.message == message)
             // The quoted text the secret is computed from is registered too.
-            #expect(secret.result.secrets.contains(where: { $0.hasPrefix("n0t") }))
+            #expect(secret.secrets.contains(where: { $0.hasPrefix("n0t") }))
             #expect(secret.requests.isEmpty)
         }
     }
@@ -154,7 +154,7 @@ import Testing
                   code: { json: $.code, secret: true }
                   long: { json: $.long, secret: true }
             """, response: jsonResponse(200, #"{"code":"ab","long":"long-enough"}"#))
-        #expect(outcome.result.secrets.contains("ab"))
+        #expect(outcome.secrets.contains("ab"))
         let warnings = outcome.events.compactMap { event -> String? in
             if case .warning(_, let message) = event { message } else { nil }
         }

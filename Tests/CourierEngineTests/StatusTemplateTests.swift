@@ -1,13 +1,14 @@
 @testable import CourierEngine
 import CourierDiagnostics
 import CourierHTTP
+import CourierResults
 import CourierWorkflow
 import Foundation
 import Testing
 
 /// `status: "{{ code }}"`: rendered when checked, alone or in a list, to a code or a class.
 @Suite struct StatusTemplateTests {
-    private func failures(_ status: String, vars: String, response: Int) async throws -> [AssertionFailure] {
+    private func failures(_ status: String, vars: String, response: Int) async throws -> [ExpectationResult] {
         let yaml = """
             vars: \(vars)
             steps:

@@ -2,6 +2,7 @@ import CourierDiagnostics
 @testable import CourierEngine
 import CourierHTTP
 import CourierJSON
+import CourierResults
 import CourierWorkflow
 import Foundation
 import Synchronization
@@ -78,11 +79,13 @@ struct EngineRun {
     var result: WorkflowResult
     var requests: [HTTPRequest]
     var events: [RunEvent]
+    /// What the run registered as secrets (results hold no secrets: the registry does).
+    var secrets: [String]
 
     var steps: [StepResult] { result.steps }
 
     /// The assertion failures of the step at `index` (empty when it did not fail).
-    func failures(_ index: Int = 0) -> [AssertionFailure] {
+    func failures(_ index: Int = 0) -> [ExpectationResult] {
         guard steps.indices.contains(index), case .failed(let failures) = steps[index].outcome else { return [] }
         return failures
     }
@@ -98,7 +101,7 @@ func run(_ yaml: String, transport: FakeTransport = FakeTransport(), settings: R
                         onEvent: { log.append($0) })
     let result = await engine.run([workflow])
     let workflowResult = try #require(result.workflows.first)
-    return EngineRun(result: workflowResult, requests: transport.requests, events: log.all)
+    return EngineRun(result: workflowResult, requests: transport.requests, events: log.all, secrets: settings.secrets.values)
 }
 
 /// Runs a one-step workflow answering `response` and returns the step's result.
@@ -112,7 +115,7 @@ extension StepOutcome {
     var isPassed: Bool { if case .passed = self { true } else { false } }
     var skipReason: String? { if case .skipped(let reason) = self { reason } else { nil } }
     var error: StepError? { if case .errored(let error) = self { error } else { nil } }
-    var failures: [AssertionFailure] { if case .failed(let f) = self { f } else { [] } }
+    var failures: [ExpectationResult] { if case .failed(let f) = self { f } else { [] } }
 }
 
 // MARK: - Source positions

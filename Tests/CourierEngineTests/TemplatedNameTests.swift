@@ -1,5 +1,6 @@
 @testable import CourierEngine
 import CourierHTTP
+import CourierResults
 import CourierWorkflow
 import Foundation
 import Testing

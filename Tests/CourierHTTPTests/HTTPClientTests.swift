@@ -32,6 +32,18 @@ import Testing
         }
     }
 
+    @Test func redirectHopsCarryTheURLsLibcurlFetched() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let client = HTTPClient()
+        let base = server.baseURL
+        let response = try await withHangGuard { try await client.execute(HTTPRequest(url: "\(base)/a/r1")) }
+        #expect(response.status == 200)
+        #expect(response.redirects.map(\.status) == [302, 302, 302])
+        #expect(response.redirects.map(\.url) == ["\(base)/a/r1", "\(base)/r2", "\(base)/r3"])
+        #expect(response.effectiveURL == "\(base)/hello")
+    }
+
     @Test func hundredConcurrentTransfersAllSucceed() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }

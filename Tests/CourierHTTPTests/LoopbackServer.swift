@@ -147,6 +147,14 @@ final class LoopbackServer: @unchecked Sendable {
                 sent += size
             }
             return true
+        case "/a/r1", "/r2", "/r3":
+            // A chain of redirects: a relative, a host-relative, then an absolute Location.
+            let location = switch path {
+            case "/a/r1": "../r2"
+            case "/r2": "/r3"
+            default: "http://127.0.0.1:\(port)/hello"
+            }
+            return sendAll(fd, Array("HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\n\r\n".utf8))
         case "/echo-headers":
             return send(fd, status: 200, body: Array(request.headerLines.joined(separator: "\n").utf8))
         case "/echo-body":

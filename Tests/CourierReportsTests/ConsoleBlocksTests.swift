@@ -1,6 +1,6 @@
 @testable import CourierReports
 import CourierDiagnostics
-import CourierEngine
+import CourierResults
 import CourierSecrets
 import Foundation
 import Testing

@@ -1,7 +1,6 @@
 @testable import CourierReports
 import CourierDiagnostics
-import CourierEngine
-import CourierHTTP
+import CourierResults
 import CourierSecrets
 import Foundation
 import Testing
@@ -47,11 +46,14 @@ import Glibc
         var body = [UInt8](repeating: UInt8(ascii: "x"), count: offset)
         body += Array(Self.secret.utf8)
         body += [UInt8](repeating: UInt8(ascii: "y"), count: 100)
-        let attempt = Attempt(request: HTTPRequest(url: "http://127.0.0.1/a?k=\(Self.secret)",
-                                                   headers: ["Authorization": "Bearer \(Self.secret)"]),
-                              response: HTTPResponse(status: 500, body: body))
-        let failure = AssertionFailure(location: nil, subject: "status", message: "expected 200, got 500",
-                                       expected: "200", actual: "500")
+        // Recorded unmasked, as a reporter handed a result from elsewhere would see it:
+        // the reporters' own masking is what is tested here.
+        let attempt = Attempt(request: RequestRecord(method: "GET", url: "http://127.0.0.1/a?k=\(Self.secret)",
+                                                     headers: [HeaderField(name: "Authorization", value: "Bearer \(Self.secret)")]),
+                              response: ResponseRecord(url: "http://127.0.0.1/a", status: 500,
+                                                       body: BodyRecord(totalBytes: body.count, text: String(decoding: body, as: UTF8.self))))
+        let failure = ExpectationResult(location: nil, subject: "status", message: "expected 200, got 500",
+                                        expected: .value(200), actual: .value(500))
         let step = StepResult(name: "log in as \(Self.secret)", phase: .steps, outcome: .failed([failure]), attempts: [attempt])
         return WorkflowResult(file: "w.yaml", name: "w", steps: [step])
     }

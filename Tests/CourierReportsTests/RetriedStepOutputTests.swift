@@ -1,7 +1,6 @@
 @testable import CourierReports
 import CourierDiagnostics
-import CourierEngine
-import CourierHTTP
+import CourierResults
 import CourierSecrets
 import Foundation
 import Testing
@@ -11,12 +10,10 @@ import Testing
 @Suite struct RetriedStepOutputTests {
     /// 503 (Retry-After: 1), 503, then 200: the step passes after 2.4 s, waits included.
     static let step: StepResult = {
-        let request = HTTPRequest(url: "http://h/job")
+        let request = RequestRecord(method: "GET", url: "http://h/job")
         func attempt(_ status: Int, start: Int, duration: Int, retry: AttemptRetry?) -> Attempt {
-            var attempt = Attempt(request: request, response: HTTPResponse(status: status), startMicroseconds: start)
-            attempt.durationMicroseconds = duration
-            attempt.retry = retry
-            return attempt
+            Attempt(startMicroseconds: start, durationMicroseconds: duration, request: request,
+                    response: ResponseRecord(url: "http://h/job", status: status), retry: retry)
         }
         return StepResult(name: "wait for the job", phase: .steps, outcome: .passed, attempts: [
             attempt(503, start: 0, duration: 12_000, retry: AttemptRetry(reason: "503", wait: .seconds(1), note: "Retry-After")),

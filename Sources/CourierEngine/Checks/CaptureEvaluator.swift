@@ -1,5 +1,6 @@
 import CourierDiagnostics
 import CourierJSON
+import CourierResults
 import CourierWorkflow
 import Foundation
 
@@ -8,7 +9,7 @@ struct CaptureEvaluator {
     let renderer: TemplateRenderer
 
     /// The captured value, or the failure to report; a `default` stands in for nothing.
-    func capture(_ capture: Capture, from response: ResponseView) -> Result<JSONValue, AssertionFailure> {
+    func capture(_ capture: Capture, from response: ResponseView) -> Result<JSONValue, ExpectationResult> {
         let name = capture.name.value
         let found: JSONValue?
         var nothingBecause: String
@@ -22,7 +23,7 @@ struct CaptureEvaluator {
                     found = result.value
                     nothingBecause = "\(result.ran.text) matched nothing"
                 case .failure(let failure):
-                    return .failure(AssertionFailure(location: failure.range, subject: "capture \(name)",
+                    return .failure(ExpectationResult.failure(location: failure.range, subject: "capture \(name)",
                                                      message: "capture '\(name)': \(query.text): \(failure.message)"))
                 }
             case .failure(let error):
@@ -49,7 +50,7 @@ struct CaptureEvaluator {
             case .success(let group)?:
                 found = group.map(JSONValue.string)
             case .failure(let exceeded)?:
-                return .failure(AssertionFailure(location: pattern.range, subject: "capture \(name)",
+                return .failure(ExpectationResult.failure(location: pattern.range, subject: "capture \(name)",
                                                  message: "capture '\(name)': regex: \(exceeded)"))
             case nil:
                 found = nil
@@ -67,10 +68,10 @@ struct CaptureEvaluator {
         if let found { return .success(found) }
         if let fallback = capture.defaultValue {
             do { return .success(try renderer.value(fallback)) } catch {
-                return .failure(AssertionFailure(location: error.range, subject: "capture \(name)", message: "capture '\(name)': \(error.message)"))
+                return .failure(ExpectationResult.failure(location: error.range, subject: "capture \(name)", message: "capture '\(name)': \(error.message)"))
             }
         }
-        return .failure(AssertionFailure(location: capture.range, subject: "capture \(name)",
+        return .failure(ExpectationResult.failure(location: capture.range, subject: "capture \(name)",
                                          message: "capture '\(name)': \(nothingBecause); add 'default:' to make it optional",
                                          expected: "a value", actual: "(nothing)"))
     }

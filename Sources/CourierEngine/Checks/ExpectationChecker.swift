@@ -1,26 +1,41 @@
 import CourierDiagnostics
 import CourierJSON
+import CourierResults
 import CourierWorkflow
 
-/// Evaluates every expectation of a step and reports every failure, not just the first.
+/// Evaluates every expectation of a step and records each one with its outcome:
+/// every failure (not just the first) and, for each expectation that held, one
+/// passed record with the expected and actual values.
 struct ExpectationChecker {
     let renderer: TemplateRenderer
 
-    func check(_ expect: Expectations, response: ResponseView, stepRange: SourceRange) -> [AssertionFailure] {
-        var failures: [AssertionFailure] = []
+    func check(_ expect: Expectations, response: ResponseView, stepRange: SourceRange) -> [ExpectationResult] {
+        var results: [ExpectationResult] = []
         let matchers = MatcherEvaluator(renderer: renderer)
+        /// The failures of one expectation, or its passed record when there are none.
+        func record(_ failures: [ExpectationResult], subject: String, location: SourceRange?,
+                    expected: @autoclosure () -> CheckedValue?, actual: JSONValue?) {
+            if failures.isEmpty {
+                results.append(.passed(location: location, subject: subject, expected: expected(),
+                                       actual: actual.map { .value($0) } ?? .nothing))
+            } else {
+                results += failures
+            }
+        }
 
-        failures += checkStatus(expect.status, response: response, stepRange: stepRange, matchers: matchers)
+        results += checkStatus(expect.status, response: response, stepRange: stepRange, matchers: matchers)
 
         for header in expect.headers {
-            guard let name = renderedName(header, kind: "header", failures: &failures) else { continue }
+            guard let name = renderedName(header, kind: "header", failures: &results) else { continue }
             let actual = response.header(name)
             let subject = "header \(name)"
             if case .equals(let expected) = header.matcher, let actual {
                 // Header values are text: `Content-Length: 42` in YAML means the text "42".
-                failures += textEquality(expected, actual: actual, subject: subject)
+                record(textEquality(expected, actual: actual, subject: subject), subject: subject, location: header.matcher.range,
+                       expected: matchers.expected(header.matcher), actual: actual)
             } else {
-                failures += matchers.check(header.matcher, actual: actual, subject: subject)
+                record(matchers.check(header.matcher, actual: actual, subject: subject), subject: subject,
+                       location: header.matcher.range, expected: matchers.expected(header.matcher), actual: actual)
             }
         }
 
@@ -28,10 +43,10 @@ struct ExpectationChecker {
             switch response.json() {
             case .success(let root):
                 for expectation in expect.json {
-                    failures += checkJSON(expectation, root: root, matchers: matchers)
+                    results += checkJSON(expectation, root: root, matchers: matchers)
                 }
             case .failure(let error):
-                failures.append(AssertionFailure(
+                results.append(ExpectationResult.failure(
                     location: expect.json[0].path.range, subject: "json",
                     message: ResponseView.notJSON(error) + "; json expectations cannot be checked",
                     expected: "a JSON body", actual: Self.preview(response.text)))
@@ -39,14 +54,17 @@ struct ExpectationChecker {
         }
 
         if let body = expect.body {
-            failures += matchers.check(body, actual: .string(response.text), subject: "body")
+            let actual = JSONValue.string(response.text)
+            record(matchers.check(body, actual: actual, subject: "body"), subject: "body", location: body.range,
+                   expected: matchers.expected(body), actual: actual)
         }
         if let schema = expect.schema {
             switch response.json() {
             case .success(let root):
-                failures += SchemaChecker(renderer: renderer).check(schema, instance: root, subject: "schema")
+                record(SchemaChecker(renderer: renderer).check(schema, instance: root, subject: "schema"), subject: "schema",
+                       location: expect.range, expected: .words("valid against the schema"), actual: root)
             case .failure(let error):
-                failures.append(AssertionFailure(
+                results.append(ExpectationResult.failure(
                     location: expect.range, subject: "schema",
                     message: "schema: " + ResponseView.notJSON(error),
                     expected: "a JSON body", actual: Self.preview(response.text)))
@@ -55,67 +73,85 @@ struct ExpectationChecker {
         if let duration = expect.duration {
             var durationMatchers = matchers
             durationMatchers.durationOperands = true
-            failures += durationMatchers.check(duration, actual: .number(JSONNumber(response.durationMilliseconds)), subject: "duration (ms)")
+            let actual = JSONValue.number(JSONNumber(response.durationMilliseconds))
+            record(durationMatchers.check(duration, actual: actual, subject: "duration (ms)"), subject: "duration (ms)",
+                   location: duration.range, expected: durationMatchers.expected(duration), actual: actual)
         }
         for cookie in expect.cookies {
-            guard let name = renderedName(cookie, kind: "cookie", failures: &failures) else { continue }
-            failures += matchers.check(cookie.matcher, actual: response.cookie(name).map(JSONValue.string), subject: "cookie \(name)")
+            guard let name = renderedName(cookie, kind: "cookie", failures: &results) else { continue }
+            let actual = response.cookie(name).map(JSONValue.string)
+            record(matchers.check(cookie.matcher, actual: actual, subject: "cookie \(name)"), subject: "cookie \(name)",
+                   location: cookie.matcher.range, expected: matchers.expected(cookie.matcher), actual: actual)
         }
-        return failures
+        return results
     }
 
     /// A header or cookie name, rendered when it holds a template; nil after recording why not.
-    private func renderedName(_ named: NamedMatcher, kind: String, failures: inout [AssertionFailure]) -> String? {
+    private func renderedName(_ named: NamedMatcher, kind: String, failures: inout [ExpectationResult]) -> String? {
         if let literal = named.literalName { return literal }
         do { return try renderer.string(named.name) } catch {
-            failures.append(AssertionFailure(location: error.range ?? named.range, subject: kind, message: "\(kind) name: \(error.message)"))
+            failures.append(ExpectationResult.failure(location: error.range ?? named.range, subject: kind, message: "\(kind) name: \(error.message)"))
             return nil
         }
     }
 
     // MARK: - Status
 
-    private func checkStatus(_ status: StatusExpectation?, response: ResponseView, stepRange: SourceRange, matchers: MatcherEvaluator) -> [AssertionFailure] {
+    private func checkStatus(_ status: StatusExpectation?, response: ResponseView, stepRange: SourceRange, matchers: MatcherEvaluator) -> [ExpectationResult] {
         let actual = response.status
+        let actualValue = CheckedValue.value(.number(JSONNumber(actual)))
         guard let status else {
             // Without expect.status an error status fails the step: a smoke test
             // that "passes" on a 500 helps nobody.
-            guard actual >= 400 else { return [] }
-            return [AssertionFailure(location: stepRange, subject: "status",
+            let implicit = CheckedValue.words("a status below 400 (no expect.status given)")
+            guard actual >= 400 else {
+                return [.passed(location: stepRange, subject: "status", expected: implicit, actual: actualValue)]
+            }
+            return [ExpectationResult.failure(location: stepRange, subject: "status",
                                      message: "status \(actual) is an error; add 'expect: { status: \(actual) }' to the step if that is what you want",
-                                     expected: "a status below 400 (no expect.status given)", actual: String(actual))]
+                                     expectedValue: implicit, actualValue: actualValue)]
         }
         switch status.kind {
         case .oneOf(let written):
             let patterns: [StatusPattern]
-            do throws(AssertionFailure) {
-                patterns = try written.map { (pattern: StatusPattern) throws(AssertionFailure) in try rendered(pattern) }
+            do throws(ExpectationResult) {
+                patterns = try written.map { (pattern: StatusPattern) throws(ExpectationResult) in try rendered(pattern) }
             } catch {
                 return [error]
             }
-            if patterns.contains(where: { $0.matches(actual) }) { return [] }
-            let names = patterns.map { pattern in
-                switch pattern {
-                case .code(let code): String(code)
-                case .statusClass(let c): "\(c)xx"
-                case .template(let t): t.literalText ?? "?"
+            // One code is a value (201); classes and lists are words (`2xx`, `one of 200, 204`).
+            let expectedValue: CheckedValue
+            if patterns.count == 1, case .code(let code) = patterns[0] {
+                expectedValue = .value(.number(JSONNumber(code)))
+            } else {
+                let names = patterns.map { pattern in
+                    switch pattern {
+                    case .code(let code): String(code)
+                    case .statusClass(let c): "\(c)xx"
+                    case .template(let t): t.literalText ?? "?"
+                    }
                 }
+                expectedValue = .words(names.count == 1 ? names[0] : "one of " + names.joined(separator: ", "))
             }
-            let expected = names.count == 1 ? names[0] : "one of " + names.joined(separator: ", ")
-            return [AssertionFailure(location: status.range, subject: "status",
-                                     message: "status: expected \(expected), got \(actual)",
-                                     expected: expected, actual: String(actual))]
+            if patterns.contains(where: { $0.matches(actual) }) {
+                return [.passed(location: status.range, subject: "status", expected: expectedValue, actual: actualValue)]
+            }
+            return [ExpectationResult.failure(location: status.range, subject: "status",
+                                     message: "status: expected \(expectedValue.rendered), got \(actual)",
+                                     expectedValue: expectedValue, actualValue: actualValue)]
         case .matcher(let matcher):
-            return matchers.check(matcher, actual: .number(JSONNumber(actual)), subject: "status")
+            let failures = matchers.check(matcher, actual: .number(JSONNumber(actual)), subject: "status")
+            guard failures.isEmpty else { return failures }
+            return [.passed(location: matcher.range, subject: "status", expected: matchers.expected(matcher), actual: actualValue)]
         }
     }
 
     /// A `"{{ code }}"` status rendered to the code or class it names.
-    private func rendered(_ pattern: StatusPattern) throws(AssertionFailure) -> StatusPattern {
+    private func rendered(_ pattern: StatusPattern) throws(ExpectationResult) -> StatusPattern {
         guard case .template(let template) = pattern else { return pattern }
         let value: JSONValue
         do { value = try renderer.value(template) } catch {
-            throw AssertionFailure(location: error.range, subject: "status", message: "status: \(error.message)")
+            throw ExpectationResult.failure(location: error.range, subject: "status", message: "status: \(error.message)")
         }
         let resolved: StatusPattern? = switch value {
         // `201`, not `201.0` or `2.01e2`: a status is written as a whole number.
@@ -125,7 +161,7 @@ struct ExpectationChecker {
         }
         guard let resolved else {
             let shown = Self.preview(value.serialized())
-            throw AssertionFailure(location: template.range, subject: "status",
+            throw ExpectationResult.failure(location: template.range, subject: "status",
                                    message: "status: the template gave \(shown), not a code from 100 to 599 or a class like '2xx'",
                                    expected: "a status code or class", actual: shown)
         }
@@ -134,26 +170,29 @@ struct ExpectationChecker {
 
     // MARK: - JSON
 
-    private func checkJSON(_ expectation: JSONExpectation, root: JSONValue, matchers: MatcherEvaluator) -> [AssertionFailure] {
+    private func checkJSON(_ expectation: JSONExpectation, root: JSONValue, matchers: MatcherEvaluator) -> [ExpectationResult] {
         let subject = "json \(expectation.path.text)"
         switch JSONQueryEvaluation(renderer: renderer).result(expectation.path, in: root) {
         case .success(let result):
             // A singular query gives its value or nothing; any other always a list.
-            return matchers.check(expectation.matcher, actual: result.value, subject: subject, nodelist: !expectation.path.isSingular)
+            let failures = matchers.check(expectation.matcher, actual: result.value, subject: subject, nodelist: !expectation.path.isSingular)
+            guard failures.isEmpty else { return failures }
+            return [.passed(location: expectation.matcher.range, subject: subject, expected: matchers.expected(expectation.matcher),
+                            actual: result.value.map { .value($0) } ?? .nothing)]
         case .failure(let failure):
-            return [AssertionFailure(location: failure.range, subject: subject, message: "\(subject): \(failure.message)")]
+            return [ExpectationResult.failure(location: failure.range, subject: subject, message: "\(subject): \(failure.message)")]
         }
     }
 
-    private func textEquality(_ expected: TemplateValue, actual: JSONValue, subject: String) -> [AssertionFailure] {
+    private func textEquality(_ expected: TemplateValue, actual: JSONValue, subject: String) -> [ExpectationResult] {
         let expectedText: String
         do { expectedText = TemplateRenderer.interpolation(try renderer.value(expected)) } catch {
-            return [AssertionFailure(location: error.range, subject: subject, message: "\(subject): \(error.message)")]
+            return [ExpectationResult.failure(location: error.range, subject: subject, message: "\(subject): \(error.message)")]
         }
         let actualText = TemplateRenderer.interpolation(actual)
         if case .array(let values) = actual, values.contains(.string(expectedText)) { return [] }
         if actualText == expectedText { return [] }
-        return [AssertionFailure(location: expected.range, subject: subject,
+        return [ExpectationResult.failure(location: expected.range, subject: subject,
                                  message: "\(subject): expected \"\(Self.preview(expectedText))\", got \"\(Self.preview(actualText))\"",
                                  expected: ShownText.cut(expectedText, maxBytes: ShownText.reportLimit),
                                  actual: ShownText.cut(actualText, maxBytes: ShownText.reportLimit))]

@@ -1,5 +1,6 @@
 import CourierDiagnostics
 import CourierJSON
+import CourierResults
 import CourierWorkflow
 import Foundation
 
@@ -13,29 +14,29 @@ struct MatcherEvaluator {
     /// For `expect.duration`: operands like `500ms` are durations in milliseconds.
     var durationOperands = false
 
-    func check(_ matcher: Matcher, actual: JSONValue?, subject: String, nodelist: Bool = false) -> [AssertionFailure] {
+    func check(_ matcher: Matcher, actual: JSONValue?, subject: String, nodelist: Bool = false) -> [ExpectationResult] {
         switch matcher {
         case .equals(let expectedValue):
             let expected: JSONValue
             do { expected = try operand(expectedValue) } catch { return [templateFailure(error, subject: subject)] }
             guard let actual else {
-                return [AssertionFailure(location: expectedValue.range, subject: subject,
+                return [ExpectationResult.failure(location: expectedValue.range, subject: subject,
                                          message: "\(subject): expected \(Self.short(expected)), but there is no value",
-                                         expected: Self.pretty(expected), actual: "(nothing)")]
+                                         expectedValue: .value(expected), actualValue: .nothing)]
             }
             if Self.equal(actual, expected) { return [] }
             // Keys sorted on both sides: equality ignores key order, so the
             // reporters' line diff should not show reordered keys as changes.
-            return [AssertionFailure(location: expectedValue.range, subject: subject,
+            return [ExpectationResult.failure(location: expectedValue.range, subject: subject,
                                      message: "\(subject): expected \(Self.short(expected)), got \(Self.short(actual))",
-                                     expected: Self.pretty(Self.sortingKeys(expected)), actual: Self.pretty(Self.sortingKeys(actual)))]
+                                     expectedValue: .value(Self.sortingKeys(expected)), actualValue: .value(Self.sortingKeys(actual)))]
         case .predicates(let predicates, let range):
             guard actual == nil else {
                 return predicates.flatMap { check($0, actual: actual, subject: subject, nodelist: nodelist) }
             }
             // Nothing there: only `exists: false` (or its spelling `not: { exists: true }`)
             // can pass. Anything else is one "no value" failure, not one per predicate.
-            var failures: [AssertionFailure] = []
+            var failures: [ExpectationResult] = []
             var needsValue = false
             var needsList = false
             for predicate in predicates {
@@ -54,7 +55,7 @@ struct MatcherEvaluator {
             if needsValue {
                 // `each` holds on an empty list, but nothing at all is not an empty list.
                 let why = needsList ? " ('each' needs a list)" : ""
-                failures.append(AssertionFailure(location: range, subject: subject,
+                failures.append(ExpectationResult.failure(location: range, subject: subject,
                                                  message: "\(subject): there is no value to check\(why)",
                                                  expected: needsList ? "a list" : "a value", actual: "(nothing)"))
             }
@@ -76,26 +77,26 @@ struct MatcherEvaluator {
 
     // MARK: - One predicate
 
-    private func check(_ predicate: CourierWorkflow.Predicate, actual: JSONValue?, subject: String, nodelist: Bool = false) -> [AssertionFailure] {
+    private func check(_ predicate: CourierWorkflow.Predicate, actual: JSONValue?, subject: String, nodelist: Bool = false) -> [ExpectationResult] {
         let range = predicate.range
-        func fail(_ message: String, expected: String? = nil) -> [AssertionFailure] {
-            [AssertionFailure(location: range, subject: subject, message: "\(subject): \(message)",
-                              expected: expected, actual: actual.map(Self.pretty) ?? "(nothing)")]
+        func fail(_ message: String, expected: CheckedValue? = nil) -> [ExpectationResult] {
+            [ExpectationResult.failure(location: range, subject: subject, message: "\(subject): \(message)",
+                                       expectedValue: expected, actualValue: actual.map { .value($0) } ?? .nothing)]
         }
-        func typeMismatch(_ name: String, needs: String) -> [AssertionFailure] {
+        func typeMismatch(_ name: String, needs: String) -> [ExpectationResult] {
             fail("'\(name)' needs \(needs), but the value is \(actual.map(ExpressionEvaluator.describe) ?? "missing")")
         }
 
         if case .exists(let shouldExist) = predicate.kind {
             if nodelist {
                 let matched = actual?.arrayValue?.isEmpty == false
-                return matched == shouldExist ? [] : fail(shouldExist ? "expected at least one match, found none" : "expected no match, found \(actual.map(Self.short) ?? "")", expected: shouldExist ? "at least one match" : "no match")
+                return matched == shouldExist ? [] : fail(shouldExist ? "expected at least one match, found none" : "expected no match, found \(actual.map(Self.short) ?? "")", expected: .words(shouldExist ? "at least one match" : "no match"))
             }
-            return (actual != nil) == shouldExist ? [] : fail(shouldExist ? "expected a value, found none" : "expected no value, found \(actual.map(Self.short) ?? "")", expected: shouldExist ? "exists" : "does not exist")
+            return (actual != nil) == shouldExist ? [] : fail(shouldExist ? "expected a value, found none" : "expected no value, found \(actual.map(Self.short) ?? "")", expected: .words(shouldExist ? "exists" : "does not exist"))
         }
         if case .not(let inner) = predicate.kind {
             return check(inner, actual: actual, subject: subject, nodelist: nodelist).isEmpty
-                ? fail("expected the 'not' condition to fail, but it held", expected: "not (…)") : []
+                ? fail("expected the 'not' condition to fail, but it held", expected: .words("not (…)")) : []
         }
         guard let actual else { return [] }  // reported once by the caller
 
@@ -103,10 +104,10 @@ struct MatcherEvaluator {
             switch predicate.kind {
             case .eq(let value):
                 let expected = try operand(value)
-                return Self.equal(actual, expected) ? [] : fail("expected \(Self.short(expected)), got \(Self.short(actual))", expected: Self.pretty(expected))
+                return Self.equal(actual, expected) ? [] : fail("expected \(Self.short(expected)), got \(Self.short(actual))", expected: .value(expected))
             case .ne(let value):
                 let expected = try operand(value)
-                return Self.equal(actual, expected) ? fail("expected anything but \(Self.short(expected))", expected: "≠ \(Self.pretty(expected))") : []
+                return Self.equal(actual, expected) ? fail("expected anything but \(Self.short(expected))", expected: .value(expected, after: "≠")) : []
             case .gt(let v), .gte(let v), .lt(let v), .lte(let v):
                 let expected = try operand(v)
                 let (name, symbol, holds): (String, String, (Int) -> Bool) = switch predicate.kind {
@@ -121,7 +122,7 @@ struct MatcherEvaluator {
                     }
                     return typeMismatch(name, needs: "two numbers or two strings")
                 }
-                return holds(order) ? [] : fail("expected \(symbol) \(Self.short(expected)), got \(Self.short(actual))", expected: "\(symbol) \(Self.pretty(expected))")
+                return holds(order) ? [] : fail("expected \(symbol) \(Self.short(expected)), got \(Self.short(actual))", expected: .value(expected, after: symbol))
             case .in(let v), .notIn(let v):
                 let expected = try operand(v)
                 guard case .array(let options) = expected else {
@@ -129,7 +130,7 @@ struct MatcherEvaluator {
                 }
                 let found = options.contains { Self.equal($0, actual) }
                 let wanted = { if case .in = predicate.kind { true } else { false } }()
-                return found == wanted ? [] : fail(wanted ? "expected one of \(Self.short(expected)), got \(Self.short(actual))" : "expected none of \(Self.short(expected)), got \(Self.short(actual))", expected: (wanted ? "one of " : "none of ") + Self.pretty(expected))
+                return found == wanted ? [] : fail(wanted ? "expected one of \(Self.short(expected)), got \(Self.short(actual))" : "expected none of \(Self.short(expected)), got \(Self.short(actual))", expected: .value(expected, after: wanted ? "one of" : "none of"))
             case .contains(let v), .notContains(let v):
                 let expected = try operand(v)
                 let wanted = { if case .contains = predicate.kind { true } else { false } }()
@@ -145,14 +146,14 @@ struct MatcherEvaluator {
                     return fail("'\(predicate.kind.name)' cannot look for \(ExpressionEvaluator.describe(expected)) in \(ExpressionEvaluator.describe(actual))")
                 default: return typeMismatch(predicate.kind.name, needs: "a string, an array or an object")
                 }
-                return found == wanted ? [] : fail(wanted ? "expected to contain \(Self.short(expected))" : "expected not to contain \(Self.short(expected))", expected: (wanted ? "contains " : "does not contain ") + Self.pretty(expected))
+                return found == wanted ? [] : fail(wanted ? "expected to contain \(Self.short(expected))" : "expected not to contain \(Self.short(expected))", expected: .value(expected, after: wanted ? "contains" : "does not contain"))
             case .startsWith(let v), .endsWith(let v):
                 let expected = try operand(v)
                 guard case .string(let s) = actual else { return typeMismatch(predicate.kind.name, needs: "a string") }
                 let part = TemplateRenderer.interpolation(expected)
                 let starts = { if case .startsWith = predicate.kind { true } else { false } }()
                 let holds = starts ? s.hasPrefix(part) : s.hasSuffix(part)
-                return holds ? [] : fail("expected to \(starts ? "start" : "end") with \(Self.short(.string(part)))", expected: (starts ? "starts with " : "ends with ") + Self.short(.string(part)))
+                return holds ? [] : fail("expected to \(starts ? "start" : "end") with \(Self.short(.string(part)))", expected: .value(.string(part), after: starts ? "starts with" : "ends with"))
             case .matches(let v, let compiled), .notMatches(let v, let compiled):
                 guard case .string(let s) = actual else { return typeMismatch(predicate.kind.name, needs: "a string") }
                 let regex: RegexPattern
@@ -173,9 +174,9 @@ struct MatcherEvaluator {
                     return fail("\(predicate.kind.name): \(error)")
                 }
                 let wanted = { if case .matches = predicate.kind { true } else { false } }()
-                return found == wanted ? [] : fail(wanted ? "expected to match /\(pattern)/" : "expected not to match /\(pattern)/", expected: (wanted ? "matches /" : "does not match /") + pattern + "/")
+                return found == wanted ? [] : fail(wanted ? "expected to match /\(pattern)/" : "expected not to match /\(pattern)/", expected: .words((wanted ? "matches /" : "does not match /") + pattern + "/"))
             case .type(let type):
-                return Self.has(type, actual) ? [] : fail("expected \(Self.article(type.rawValue)), got \(ExpressionEvaluator.describe(actual))", expected: type.rawValue)
+                return Self.has(type, actual) ? [] : fail("expected \(Self.article(type.rawValue)), got \(ExpressionEvaluator.describe(actual))", expected: .words(type.rawValue))
             case .length(let inner):
                 let count: Int
                 switch actual {
@@ -194,16 +195,16 @@ struct MatcherEvaluator {
                 case .null: isEmpty = true
                 default: return typeMismatch("empty", needs: "a string, an array or an object")
                 }
-                return isEmpty == shouldBeEmpty ? [] : fail(shouldBeEmpty ? "expected to be empty" : "expected not to be empty", expected: shouldBeEmpty ? "empty" : "not empty")
+                return isEmpty == shouldBeEmpty ? [] : fail(shouldBeEmpty ? "expected to be empty" : "expected not to be empty", expected: .words(shouldBeEmpty ? "empty" : "not empty"))
             case .each(let inner):
                 guard case .array(let items) = actual else { return typeMismatch("each", needs: "an array") }
                 return items.enumerated().flatMap { index, item in check(inner, actual: item, subject: "\(subject)[\(index)]") }
             case .uuid(let shouldBe):
                 guard case .string(let s) = actual else { return shouldBe ? typeMismatch("uuid", needs: "a string") : [] }
-                return Self.isUUID(s) == shouldBe ? [] : fail(shouldBe ? "expected a UUID, got \(Self.short(actual))" : "expected no UUID", expected: shouldBe ? "a UUID" : "not a UUID")
+                return Self.isUUID(s) == shouldBe ? [] : fail(shouldBe ? "expected a UUID, got \(Self.short(actual))" : "expected no UUID", expected: .words(shouldBe ? "a UUID" : "not a UUID"))
             case .isoDate(let shouldBe):
                 guard case .string(let s) = actual else { return shouldBe ? typeMismatch("iso_date", needs: "a string") : [] }
-                return Self.isISODate(s) == shouldBe ? [] : fail(shouldBe ? "expected an ISO 8601 date, got \(Self.short(actual))" : "expected no ISO 8601 date", expected: shouldBe ? "an ISO 8601 date" : "not an ISO 8601 date")
+                return Self.isISODate(s) == shouldBe ? [] : fail(shouldBe ? "expected an ISO 8601 date, got \(Self.short(actual))" : "expected no ISO 8601 date", expected: .words(shouldBe ? "an ISO 8601 date" : "not an ISO 8601 date"))
             case .schema(let source):
                 return SchemaChecker(renderer: renderer).check(source, instance: actual, subject: subject)
             case .exists, .not:
@@ -217,7 +218,7 @@ struct MatcherEvaluator {
     // MARK: - Operands and values
 
     /// An expected value, resolved; `500ms` becomes 500 where durations are compared.
-    private func operand(_ value: TemplateValue) throws(EvaluationError) -> JSONValue {
+    func operand(_ value: TemplateValue) throws(EvaluationError) -> JSONValue {
         let resolved = try renderer.value(value)
         if durationOperands, case .string(let text) = resolved, let duration = Duration.parse(text) {
             // Same rule as a literal duration at load time (templates are only known now).
@@ -229,8 +230,8 @@ struct MatcherEvaluator {
         return resolved
     }
 
-    private func templateFailure(_ error: EvaluationError, subject: String) -> AssertionFailure {
-        AssertionFailure(location: error.range, subject: subject, message: "\(subject): \(error.message)")
+    private func templateFailure(_ error: EvaluationError, subject: String) -> ExpectationResult {
+        ExpectationResult.failure(location: error.range, subject: subject, message: "\(subject): \(error.message)")
     }
 
     /// JSON equality (`1 == 1.0`, key order ignored).
@@ -300,7 +301,6 @@ struct MatcherEvaluator {
         return String(text.prefix(77)) + "…"
     }
 
-    /// Pretty JSON for the expected/actual block.
     /// The value with every object's keys in code-point order.
     static func sortingKeys(_ value: JSONValue) -> JSONValue {
         switch value {
@@ -311,18 +311,6 @@ struct MatcherEvaluator {
         default:
             return value
         }
-    }
-
-    /// Rendered with a budget (``ShownText/reportLimit``): past it the writer
-    /// only counts, so a huge or deeply nested value costs no huge string.
-    static func pretty(_ value: JSONValue) -> String {
-        let pretty: Bool
-        switch value {
-        case .array, .object: pretty = true
-        default: pretty = false
-        }
-        let (text, omitted) = value.serialized(pretty: pretty, maxBytes: ShownText.reportLimit)
-        return omitted == 0 ? text : text + ShownText.marker(omitted: omitted)
     }
 }
 

@@ -1,5 +1,6 @@
 import CourierDiagnostics
 import CourierJSON
+import CourierResults
 import CourierWorkflow
 import Foundation
 import Synchronization
@@ -15,7 +16,7 @@ import Synchronization
 struct SchemaChecker {
     let renderer: TemplateRenderer
 
-    func check(_ source: SchemaSource, instance: JSONValue, subject: String) -> [AssertionFailure] {
+    func check(_ source: SchemaSource, instance: JSONValue, subject: String) -> [ExpectationResult] {
         let schema: JSONSchema
         do {
             schema = try compiled(source)
@@ -25,50 +26,50 @@ struct SchemaChecker {
         let location = source.range
         return schema.validate(instance).map { violation in
             let at = violation.instanceLocation.isEmpty ? "the value" : "'\(violation.instanceLocation)'"
-            return AssertionFailure(location: location, subject: subject,
+            return ExpectationResult.failure(location: location, subject: subject,
                                     message: "\(subject): \(at) does not match the schema: \(violation.message) (keyword '\(violation.keyword)' at '\(violation.keywordLocation)')",
                                     expected: "valid against the schema", actual: violation.message)
         }
     }
 
-    private func compiled(_ source: SchemaSource) throws(AssertionFailure) -> JSONSchema {
+    private func compiled(_ source: SchemaSource) throws(ExpectationResult) -> JSONSchema {
         switch source {
         case .compiled(let schema, _):
             return schema
         case .inline(let value):
             let document: JSONValue
             do { document = try renderer.value(value) } catch {
-                throw AssertionFailure(location: error.range, subject: "schema", message: "schema: \(error.message)")
+                throw ExpectationResult.failure(location: error.range, subject: "schema", message: "schema: \(error.message)")
             }
             let key = SchemaCache.Key(baseFile: value.range.file, text: document.serialized())
-            return try SchemaCache.shared.schema(for: key) { () throws(AssertionFailure) in
+            return try SchemaCache.shared.schema(for: key) { () throws(ExpectationResult) in
                 try Self.compile(document, baseURI: SchemaRetrieval.fileURI(value.range.file), range: value.range)
             }
         case .file(let template):
             let path: String
             do { path = try renderer.string(template) } catch {
-                throw AssertionFailure(location: error.range, subject: "schema", message: "schema: \(error.message)")
+                throw ExpectationResult.failure(location: error.range, subject: "schema", message: "schema: \(error.message)")
             }
             let resolved = FilePaths.resolve(path, relativeTo: template.range.file)
             let key = SchemaCache.Key(baseFile: resolved, text: nil)
-            return try SchemaCache.shared.schema(for: key) { () throws(AssertionFailure) in
+            return try SchemaCache.shared.schema(for: key) { () throws(ExpectationResult) in
                 let document: JSONValue
                 switch Self.readJSON(resolved) {
                 case .success(let value): document = value
                 case .failure(let reason):
-                    throw AssertionFailure(location: template.range, subject: "schema", message: "schema: \(reason.description)")
+                    throw ExpectationResult.failure(location: template.range, subject: "schema", message: "schema: \(reason.description)")
                 }
                 return try Self.compile(document, baseURI: SchemaRetrieval.fileURI(resolved), range: template.range)
             }
         }
     }
 
-    private static func compile(_ document: JSONValue, baseURI: String, range: SourceRange) throws(AssertionFailure) -> JSONSchema {
+    private static func compile(_ document: JSONValue, baseURI: String, range: SourceRange) throws(ExpectationResult) -> JSONSchema {
         let retrieval = SchemaRetrieval(sources: nil)
         do {
             return try JSONSchema(document, baseURI: baseURI, retrieve: retrieval.retrieve)
         } catch {
-            throw AssertionFailure(location: range, subject: "schema",
+            throw ExpectationResult.failure(location: range, subject: "schema",
                                    message: "schema: invalid JSON Schema: \(SchemaRetrieval.readable(error.message))\(retrieval.problemsText)")
         }
     }
@@ -107,7 +108,7 @@ final class SchemaCache: Sendable {
     /// Only successes: a failure is reported at the template that rendered it.
     private let entries = Mutex<[Key: JSONSchema]>([:])
 
-    func schema(for key: Key, compile: () throws(AssertionFailure) -> JSONSchema) throws(AssertionFailure) -> JSONSchema {
+    func schema(for key: Key, compile: () throws(ExpectationResult) -> JSONSchema) throws(ExpectationResult) -> JSONSchema {
         if let known = entries.withLock({ $0[key] }) { return known }
         let schema = try compile()
         entries.withLock { entries in

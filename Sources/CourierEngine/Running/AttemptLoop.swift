@@ -1,5 +1,6 @@
 import CourierJSON
 import CourierHTTP
+import CourierResults
 
 /// What one attempt at a step's request came to, kept apart from the workflow's
 /// scope: an attempt changes no variable. Only the deciding attempt is committed
@@ -13,8 +14,8 @@ struct AttemptOutcome {
     var record: Attempt?
     /// Why the attempt could not be carried out (template, transport, TLS…).
     var error: StepError?
-    /// Expectations and captures that did not hold.
-    var failures: [AssertionFailure] = []
+    /// Every expectation and capture checked, passed ones too.
+    var expectations: [ExpectationResult] = []
     /// The captures that succeeded, in declaration order.
     var captures: [CapturedValue] = []
     /// `steps.<id>` for later steps, when a response came back.
@@ -30,6 +31,9 @@ struct AttemptOutcome {
     var status: Int?
     var retryAfter: String?
     var transportError: HTTPError.Kind?
+
+    /// Expectations and captures that did not hold.
+    var failures: [ExpectationResult] { expectations.filter(\.failed) }
 
     /// Every expectation and capture held.
     var succeeded: Bool { error == nil && failures.isEmpty }

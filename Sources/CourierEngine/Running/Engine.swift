@@ -1,5 +1,6 @@
 import CourierDiagnostics
 import CourierHTTP
+import CourierResults
 import CourierWorkflow
 
 /// Runs workflows and reports what happened as events and result values.
@@ -52,7 +53,7 @@ package struct Engine: Sendable {
     package func run(_ workflows: [Workflow]) async -> RunResult {
         let clock = RunClock(clock: self.clock)
         let stop = RunStop()
-        control.runStarted()
+        control.runStarted(at: clock.startedAt)
         var results = [WorkflowResult?](repeating: nil, count: workflows.count)
         await withTaskGroup(of: (index: Int, slot: Int, result: WorkflowResult).self) { group in
             var next = 0
@@ -101,7 +102,7 @@ package struct Engine: Sendable {
             }
         }
         let interruption = control.interruption ?? (Task.isCancelled ? .cancelled : nil)
-        return RunResult(workflows: results.compactMap { $0 }, durationMicroseconds: clock.elapsedMicroseconds(),
+        return RunResult(workflows: results.compactMap { $0 }, startedAt: clock.startedAt, durationMicroseconds: clock.elapsedMicroseconds(),
                          interruption: interruption)
     }
 

@@ -1,3 +1,4 @@
+import CourierResults
 import Synchronization
 
 /// Where the engine reads the time: durations, attempt start times, snapshots.
@@ -66,11 +67,17 @@ package final class ManualClock: EngineClock, Sleeper {
 package struct RunClock: Sendable {
     private let clock: any EngineClock
     private let start: Duration
+    /// The wall-clock time at `start`: results carry wall-clock start times.
+    package let startedAt: Timestamp
 
     package init(clock: any EngineClock = SystemClock()) {
         self.clock = clock
         self.start = clock.now()
+        self.startedAt = Timestamp.now()
     }
+
+    /// The wall-clock time `elapsed` microseconds (of the engine's clock) after the start of the run.
+    package func timestamp(at elapsed: Int) -> Timestamp { startedAt.adding(microseconds: elapsed) }
 
     package func elapsedMicroseconds(since: Int = 0) -> Int {
         Self.microseconds(clock.now() - start) - since

@@ -1,5 +1,6 @@
 import CourierDiagnostics
 import CourierHTTP
+import CourierResults
 import CourierWorkflow
 import Foundation
 
@@ -89,7 +90,7 @@ struct RetryAttempts: AttemptPolicy {
         case .retry(let wait):
             var note: String? = nil
             if case .retryAfter(let requested) = wait.source {
-                note = wait.wasCapped ? "Retry-After: the server asked for \(RetryAfter.format(requested)), capped at max_delay"
+                note = wait.wasCapped ? "Retry-After: the server asked for \(AttemptRetry.format(requested)), capped at max_delay"
                                       : "Retry-After"
             }
             return .again(AttemptRetry(reason: shownReason, wait: wait.duration, note: note))

@@ -1,3 +1,4 @@
+import CourierResults
 import Synchronization
 
 /// The caller's handle on a running ``Engine``: why it is being interrupted,
@@ -41,6 +42,8 @@ package final class RunControl: Sendable {
         /// `onStepsStopped` is called at most once per run.
         var stepsStoppedReported = false
         var runStart = Duration.zero
+        /// The run's wall-clock start, for the snapshot's result.
+        var runStartedAt = Timestamp.zero
         /// Finished workflows by their index in the run.
         var finished: [Int: WorkflowResult] = [:]
         /// The workflows running now, with the steps finished so far.
@@ -113,7 +116,7 @@ package final class RunControl: Sendable {
                 result.durationMicroseconds = RunClock.microseconds(now - running.start)
                 byIndex[index] = result
             }
-            return RunResult(workflows: byIndex.keys.sorted().compactMap { byIndex[$0] },
+            return RunResult(workflows: byIndex.keys.sorted().compactMap { byIndex[$0] }, startedAt: state.runStartedAt,
                              durationMicroseconds: RunClock.microseconds(now - state.runStart),
                              interruption: state.interruption)
         }
@@ -121,10 +124,11 @@ package final class RunControl: Sendable {
 
     // MARK: - For the engine
 
-    func runStarted() {
+    func runStarted(at startedAt: Timestamp) {
         let now = clock.now()
         state.withLock { state in
             state.runStart = now
+            state.runStartedAt = startedAt
             state.finished = [:]
             state.running = [:]
         }
@@ -138,8 +142,8 @@ package final class RunControl: Sendable {
         }
     }
 
-    /// A step finished. (Secrets are not copied here: every output masks through the
-    /// run's registry, which holds them all; the finished workflow's result lists its own.)
+    /// A step finished. (Results hold no secrets: every output masks through the
+    /// run's registry, which holds them all.)
     func stepFinished(_ index: Int, _ step: StepResult) {
         state.withLock { state in
             state.running[index]?.result.steps.append(step)

@@ -1,3 +1,4 @@
+import CourierResults
 import Synchronization
 
 /// Why the engine itself stopped running workflows, as opposed to the caller
@@ -14,7 +15,7 @@ package final class RunStop: Sendable {
     var isFailFast: Bool { failedFast.load(ordering: .relaxed) }
 
     /// What running workflows say about the steps they skip or abort.
-    static let cancelledReason = "cancelled: --fail-fast"
+    static let cancelledReason = SkipReason.failFastCancelled
     /// What workflows that never started say about their steps (the console counts them apart).
-    package static let notRunReason = "not run: --fail-fast"
+    package static let notRunReason = SkipReason.failFastNotRun
 }

@@ -1,6 +1,7 @@
 import CourierDiagnostics
 import CourierHTTP
 import CourierJSON
+import CourierResults
 import CourierSecrets
 import CourierWorkflow
 import Foundation
@@ -28,9 +29,6 @@ final class WorkflowRunner {
     private var scope: Scope
     /// The run's secrets: every output masks what is registered here.
     private var registry: SecretRegistry { engine.settings.secrets }
-    /// How many values the registry held when this workflow started: the ones
-    /// after are this workflow's (its result lists them; reporters do not need them).
-    private var registeredBefore = 0
     private var results: [StepResult] = []
     /// How often a capture has defined each name: an include restores its `vars` only where
     /// nothing defined them inside (by definition, never by comparing values).
@@ -50,7 +48,6 @@ final class WorkflowRunner {
     /// Runs the workflow. The engine has announced its start already.
     func run() async -> WorkflowResult {
         let start = clock.elapsedMicroseconds()
-        registeredBefore = registry.count
 
         var reason: String? = nil
         if let error = defineVariables() {
@@ -68,7 +65,7 @@ final class WorkflowRunner {
         engine.control.teardownStarting(index)
         var noSkip: String? = nil
         await runPhase(workflow.teardown, phase: .teardown, context: top, skipReason: &noSkip)
-        return finish(durationMicroseconds: clock.elapsedMicroseconds(since: start))
+        return finish(startedAt: clock.timestamp(at: start), durationMicroseconds: clock.elapsedMicroseconds(since: start))
     }
 
     /// Reports every step skipped (setup, steps, teardown) for a workflow that never started
@@ -78,14 +75,14 @@ final class WorkflowRunner {
         for (steps, phase) in [(workflow.setup, StepPhase.setup), (workflow.steps, .steps), (workflow.teardown, .teardown)] {
             for step in steps { skip(step, phase: phase, context: top, reason: reason) }
         }
-        return finish(durationMicroseconds: 0)
+        return finish(startedAt: .zero, durationMicroseconds: 0)
     }
 
-    private func finish(durationMicroseconds: Int) -> WorkflowResult {
+    private func finish(startedAt: Timestamp, durationMicroseconds: Int) -> WorkflowResult {
         let result = WorkflowResult(
             file: workflow.file, name: workflow.name, description: workflow.description,
-            tags: workflow.tags.map(\.value), steps: results,
-            durationMicroseconds: durationMicroseconds, secrets: secrets)
+            tags: workflow.tags.map(\.value), steps: results, startedAt: startedAt,
+            durationMicroseconds: durationMicroseconds)
         engine.control.workflowFinished(index, result)
         engine.onEvent(.workflowFinished(result))
         return result
@@ -332,7 +329,7 @@ final class WorkflowRunner {
         func fail(_ type: String, _ message: String, at location: SourceRange?) -> Bool {
             record(StepResult(name: context.prefix + name(of: step), phase: phase, location: step.range, iteration: iteration,
                               outcome: .errored(StepError(type: type, message: message, location: location ?? include.range)),
-                              durationMicroseconds: clock.elapsedMicroseconds(since: start)))
+                              startedAt: clock.timestamp(at: start), durationMicroseconds: clock.elapsedMicroseconds(since: start)))
             return true
         }
 
@@ -430,7 +427,7 @@ final class WorkflowRunner {
         // captures help to see why it failed); the scope has them only when the step succeeded.
         return StepResult(name: stepName, phase: phase, location: step.range, iteration: iteration,
                           outcome: deciding.stepOutcome, attempts: outcomes.compactMap(\.record), captures: deciding.captures,
-                          durationMicroseconds: clock.elapsedMicroseconds(since: start))
+                          startedAt: clock.timestamp(at: start), durationMicroseconds: clock.elapsedMicroseconds(since: start))
     }
 
     /// One attempt: builds and sends the request, checks the expectations and evaluates
@@ -438,9 +435,11 @@ final class WorkflowRunner {
     private func attempt(_ request: Request, step: Step, phase: StepPhase, context: StepContext,
                          abortIf: Expectations?) async -> AttemptOutcome {
         let builder = RequestBuilder(renderer: renderer, settings: engine.settings, directory: context.directory, cookieJar: cookieJar)
-        let httpRequest: HTTPRequest
+        var httpRequest: HTTPRequest
         do {
             httpRequest = try builder.build(request, defaults: workflow.defaults)
+            // Results record the headers libcurl really sent (Host, User-Agent, Cookie…).
+            httpRequest.options.recordSentRequests = true
         } catch {
             return AttemptOutcome(error: StepError(type: "template", message: error.message, location: error.range))
         }
@@ -453,16 +452,13 @@ final class WorkflowRunner {
         for proxy in [httpRequest.options.proxy] + URLCredentials.proxyEnvironmentVariables.map({ engine.settings.environment[$0] }) {
             if let proxy { addURLCredentials(of: proxy) }
         }
-        var attempt = Attempt(request: httpRequest, startMicroseconds: clock.elapsedMicroseconds())
+        let attemptStart = clock.elapsedMicroseconds()
         let response: HTTPResponse
         do {
             response = try await send(httpRequest, phase: phase)
-            attempt.response = response
-            attempt.durationMicroseconds = clock.elapsedMicroseconds(since: attempt.startMicroseconds)
         } catch {
             recordSentCredentials(error.sentRequests, hops: [])
-            attempt.error = error
-            attempt.durationMicroseconds = clock.elapsedMicroseconds(since: attempt.startMicroseconds)
+            let attempt = recordedAttempt(httpRequest, .failure(error), expectations: [], start: attemptStart)
             let text = TransportErrorText.describe(error)
             var message = text.message
             if error.kind == .cancelled {
@@ -482,13 +478,14 @@ final class WorkflowRunner {
 
         recordSentCredentials(response.sentRequests, hops: response.redirects.map(\.headers) + [response.headers])
         let view = ResponseView(response)
-        var outcome = AttemptOutcome(record: attempt)
+        var outcome = AttemptOutcome()
         outcome.method = httpRequest.method
         outcome.status = response.status
         outcome.retryAfter = response.headers["Retry-After"]
-        outcome.failures = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
+        outcome.expectations = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
         if let abortIf {
-            outcome.abortMatched = ExpectationChecker(renderer: renderer).check(abortIf, response: view, stepRange: step.range).isEmpty
+            outcome.abortMatched = !ExpectationChecker(renderer: renderer).check(abortIf, response: view, stepRange: step.range)
+                .contains(where: \.failed)
         }
 
         // Captures: the step's own later captures may use earlier ones, so each one is
@@ -508,12 +505,14 @@ final class WorkflowRunner {
                     }
                 }
                 outcome.captures.append(CapturedValue(name: capture.name.value, value: value, secret: capture.secret))
+                outcome.expectations.append(.passed(location: capture.range, subject: "capture \(capture.name.value)", expected: nil,
+                                                    actual: capture.secret ? .words(MaskingPolicy.mask) : .value(value)))
             case .failure(let failure):
-                outcome.failures.append(failure)
+                outcome.expectations.append(failure)
             }
         }
         if step.id != nil { outcome.stepValue = view.stepValue() }
-        outcome.record?.failures = outcome.failures
+        outcome.record = recordedAttempt(httpRequest, .success(response), expectations: outcome.expectations, start: attemptStart)
         return outcome
     }
 
@@ -562,8 +561,14 @@ final class WorkflowRunner {
 
     // MARK: - Recording
 
-    /// The values this workflow registered so far.
-    private var secrets: [String] { Array(registry.values.dropFirst(registeredBefore)) }
+    /// The attempt as a plain record, masked with the registry as it is now (this
+    /// attempt's secret captures included) and with its bodies cut.
+    private func recordedAttempt(_ request: HTTPRequest, _ outcome: Result<HTTPResponse, HTTPError>,
+                                 expectations: [ExpectationResult], start: Int) -> Attempt {
+        AttemptRecorder(policy: registry.policy).attempt(
+            request, outcome: outcome, expectations: expectations, startedAt: clock.timestamp(at: start),
+            startMicroseconds: start, durationMicroseconds: clock.elapsedMicroseconds(since: start))
+    }
 
     private func record(_ result: StepResult) {
         results.append(result)

@@ -1,4 +1,4 @@
-import CourierEngine
+import CourierResults
 import CourierSecrets
 
 /// A report the user asked for: a format and where it goes (`--junit FILE`).

@@ -3,6 +3,7 @@ import CourierEngine
 import CourierHTTP
 import CourierJSON
 import CourierReports
+import CourierResults
 import CourierWorkflow
 import Foundation
 
@@ -145,6 +146,8 @@ enum RunCommand {
                 _exit(ExitCode.interrupted(by: first.signal ?? SIGINT))
             })
         let result = await runTask.value
+        // libcurl is released before the process exits, never by a driver thread racing exit().
+        await client.shutdown()
         console.writeSummary(result)
 
         // 3. Reports: written even when steps failed or the run was interrupted.

@@ -1,5 +1,6 @@
 import CourierEngine
 import CourierReports
+import CourierResults
 import CourierSecrets
 import Dispatch
 import Foundation

@@ -1,4 +1,5 @@
 import CourierEngine
+import CourierResults
 import Dispatch
 import Foundation
 import Synchronization
