@@ -73,6 +73,9 @@ package final class ConsoleReporter: Sendable {
         case .workflowFinished(let workflow):
             text = failureBlocks(workflow) + (options.verbose ? verboseTranscripts(workflow) : "")
         case .warning(_, let message): text = "warning: \(message)\n"
+        case .attemptRetried(_, let step, let retry):
+            // As it happens, before the step's own line: a long wait is never a silent one.
+            text = options.quiet ? "" : "  " + style("RETRY", .dim) + " \(step)  \(retry.message)\n"
         }
         state.withLock { state in
             var out = ""
@@ -80,7 +83,7 @@ package final class ConsoleReporter: Sendable {
             case .workflowStarted(let file, _):
                 state.list.append(Block(file: file, hasHeader: !text.isEmpty))
                 add(text, toBlockAt: state.list.count - 1, isHeader: true, in: &state, out: &out)
-            case .stepFinished(let file, _), .warning(let file, _):
+            case .stepFinished(let file, _), .warning(let file, _), .attemptRetried(let file, _, _):
                 add(text, toBlockAt: state.list.firstIndex { $0.file == file && !$0.finished }, in: &state, out: &out)
             case .workflowFinished(let workflow):
                 let index = state.list.firstIndex { $0.file == workflow.file && !$0.finished }
@@ -188,15 +191,15 @@ package final class ConsoleReporter: Sendable {
 
     private func stepLine(_ step: StepResult) -> String {
         let status = step.attempts.last?.response.map { String($0.status) } ?? "---"
-        let attempts = step.attempts.count > 1 ? " (\(step.attempts.count) attempts)" : ""
+        let attempts = step.attempts.count > 1 ? "\(step.attempts.count) attempts  " : ""
         let name = step.displayName
         switch step.outcome {
         case .passed:
-            return "  " + style("PASS ", .green) + " \(name)  \(status)  \(Self.duration(step.durationMicroseconds))\(attempts)\n"
+            return "  " + style("PASS ", .green) + " \(name)  \(status)  \(attempts)\(Self.duration(step.durationMicroseconds))\n"
         case .failed:
-            return "  " + style("FAIL ", .boldRed) + " \(name)  \(status)  \(Self.duration(step.durationMicroseconds))\(attempts)\n"
+            return "  " + style("FAIL ", .boldRed) + " \(name)  \(status)  \(attempts)\(Self.duration(step.durationMicroseconds))\n"
         case .errored(let error):
-            return "  " + style("ERROR", .boldRed) + " \(name)  \(error.type)  \(Self.duration(step.durationMicroseconds))\(attempts)\n"
+            return "  " + style("ERROR", .boldRed) + " \(name)  \(error.type)  \(attempts)\(Self.duration(step.durationMicroseconds))\n"
         case .skipped(let reason):
             return "  " + style("SKIP ", .dim) + " \(name)  (\(reason))\n"
         }
@@ -237,6 +240,7 @@ package final class ConsoleReporter: Sendable {
             for (index, attempt) in step.attempts.enumerated() {
                 out += "\n" + style("\(step.displayName) — attempt \(index + 1)", .dim) + "\n"
                 out += indent(Transcript.render(attempt, policy: policy)) + "\n"
+                if let retry = attempt.retry { out += indent("* " + retry.message) + "\n" }
             }
         }
         return out

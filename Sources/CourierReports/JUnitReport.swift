@@ -76,8 +76,11 @@ package enum JUnitReport {
         // The request and response of failed steps and every attempt of retried ones.
         if step.outcome.isProblem || step.attempts.count > 1 {
             let transcripts = step.attempts.enumerated().map { index, attempt in
-                let header = step.attempts.count > 1 ? "--- attempt \(index + 1) of \(step.attempts.count)\n" : ""
-                return header + Transcript.render(attempt, policy: policy)
+                // Each attempt's own duration; the testcase's time is the step's wall clock, waits included.
+                let header = step.attempts.count > 1
+                    ? "--- attempt \(index + 1) of \(step.attempts.count) (\(seconds(attempt.durationMicroseconds)) s)\n" : ""
+                let retry = attempt.retry.map { "\n* \($0.message)" } ?? ""
+                return header + Transcript.render(attempt, policy: policy) + retry
             }
             if !transcripts.isEmpty {
                 body += "      <system-out>\(text(transcripts.joined(separator: "\n\n")))</system-out>\n"

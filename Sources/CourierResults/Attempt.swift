@@ -19,10 +19,12 @@ package struct Attempt: Sendable, Codable, Equatable {
     package var error: TransportErrorRecord?
     /// Every expectation and capture checked, in order, passed ones too.
     package var expectations: [ExpectationResult]
+    /// Set when another attempt followed: why, and the wait before it.
+    package var retry: AttemptRetry?
 
     package init(startedAt: Timestamp = .zero, startMicroseconds: Int = 0, durationMicroseconds: Int = 0,
                  request: RequestRecord, redirects: [ExchangeRecord] = [], response: ResponseRecord? = nil,
-                 error: TransportErrorRecord? = nil, expectations: [ExpectationResult] = []) {
+                 error: TransportErrorRecord? = nil, expectations: [ExpectationResult] = [], retry: AttemptRetry? = nil) {
         self.startedAt = startedAt
         self.startMicroseconds = startMicroseconds
         self.durationMicroseconds = durationMicroseconds
@@ -31,6 +33,7 @@ package struct Attempt: Sendable, Codable, Equatable {
         self.response = response
         self.error = error
         self.expectations = expectations
+        self.retry = retry
     }
 
     /// The expectations and captures that did not hold.

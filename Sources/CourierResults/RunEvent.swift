@@ -5,4 +5,6 @@ package enum RunEvent: Sendable {
     case workflowFinished(WorkflowResult)
     /// Something a user should know that fails nothing (`warning: …` on the console).
     case warning(file: String, message: String)
+    /// An attempt of `step` (its display name) is retried: the console shows it as it happens.
+    case attemptRetried(file: String, step: String, AttemptRetry)
 }

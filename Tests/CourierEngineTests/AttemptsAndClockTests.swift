@@ -90,11 +90,11 @@ import Testing
         #expect(result.workflows.first?.steps.first?.outcome.failures.isEmpty == false)
     }
 
-    @Test("the loop's policies: one attempt per step until retries land; `again` asks for a wait")
+    @Test("the loop's policies: one attempt for a step without retry; `again` asks for a wait")
     func singleAttemptPolicy() {
         var policy: any AttemptPolicy = SingleAttempt()
         #expect(policy.decide(after: AttemptOutcome(), number: 1) == .stop)
-        #expect(AttemptDecision.again(after: .seconds(1), reason: "503") != .stop)
+        #expect(AttemptDecision.again(AttemptRetry(reason: "503", wait: .seconds(1))) != .stop)
     }
 
     @Test("the manual clock moves only when slept on or advanced, and a cancelled sleep throws")

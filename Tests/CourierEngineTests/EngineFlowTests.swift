@@ -440,6 +440,7 @@ private func paths(_ requests: [HTTPRequest]) -> [String] {
             case .stepFinished(_, let step): "step \(step.name)"
             case .workflowFinished(let result): "finished \(result.name) \(result.passed)"
             case .warning(_, let message): "warning \(message)"
+            case .attemptRetried(_, let step, _): "retry \(step)"
             }
         }
         #expect(summary == ["started ordered \(testWorkflowPath)", "step one", "step two", "step three", "step down", "finished ordered false"])

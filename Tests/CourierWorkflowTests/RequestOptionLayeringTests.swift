@@ -111,7 +111,7 @@ import Testing
 
     /// `retry:` is only written in `defaults:` (a step's own `retry:` replaces it whole).
     @Test func retryComesFromTheDefaults() {
-        let effective = RequestOptions.layered(request: RequestOptions(), defaults: RequestOptions(retry: RetryPolicy(attempts: 3, range: Self.range)),
+        let effective = RequestOptions.layered(request: RequestOptions(), defaults: RequestOptions(retry: StepRetry(attempts: 3, range: Self.range)),
                                                commandLine: RequestOptions())
         #expect(effective.retry?.attempts == 3)
     }

@@ -165,7 +165,7 @@ func statusTexts(_ patterns: [StatusPattern]) -> [String] {
         #expect(literal(d.tls?.ca) == "certs/ca.pem" && d.tls?.insecure == false)
         let retry = try #require(w.steps[0].retry)
         #expect(retry.attempts == 5 && retry.factor == 2 && retry.maxDelay == .seconds(10) && retry.jitter == true)
-        #expect(retry.on == RetryPolicy.defaultConditions)
+        #expect(retry.on == StepRetry.defaultConditions)
         guard case .oneOf(let abortCodes)? = retry.abortIf?.status?.kind, statusTexts(abortCodes) == ["403"] else {
             Issue.record("abort_if status")
             return

@@ -522,6 +522,9 @@ class Handler(BaseHTTPRequestHandler):
         (r"/protected", "*", "protected"),
         (r"/basic", "*", "basic"),
         (r"/health", "GET", "health"),
+        # Retries and polling (issue 12): per-key counters, so parallel tests never collide.
+        (r"/retry/after-date", "*", "retry_after_date"),
+        (r"/jobs/(?P<key>[A-Za-z0-9_.-]+)", "GET", "job"),
     ]
     COMPILED = [(re.compile("^" + p + "/?$"), m, h) for p, m, h in ROUTES]
 
@@ -725,6 +728,35 @@ class Handler(BaseHTTPRequestHandler):
             else:
                 STATE.flaky.clear()
         self.send_json(200, {"reset": True})
+
+    # ---- retries and polling (issue 12) --------------------------------
+
+    def h_retry_after_date(self):
+        """429 with `Retry-After` as an HTTP date `in` seconds from now, `fail` times per key; then 200."""
+        key = "after-date:" + self.query.get("key", ["default"])[-1]
+        fail = qint(self.query, "fail", 1, 0)
+        seconds = qint(self.query, "in", 2, 0, 3600)
+        with STATE.lock:
+            attempt = STATE.flaky.get(key, 0) + 1
+            STATE.flaky[key] = attempt
+        if attempt <= fail:
+            import email.utils  # here, not at the top: this block stays self-contained
+            when = email.utils.formatdate(time.time() + seconds, usegmt=True)
+            return self.send_json(429, {"attempt": attempt, "ok": False}, [("Retry-After", when)])
+        self.send_json(200, {"attempt": attempt, "ok": True})
+
+    def h_job(self, key):
+        """A job that reports `running` `running` times, then `done` (or `failed` with `?end=failed`)."""
+        running = qint(self.query, "running", 2, 0)
+        end = self.query.get("end", ["done"])[-1]
+        with STATE.lock:
+            poll = STATE.flaky.get("job:" + key, 0) + 1
+            STATE.flaky["job:" + key] = poll
+        state = "running" if poll <= running else end
+        payload = {"id": key, "state": state, "polls": poll}
+        if state == "done":
+            payload["result"] = f"result-of-{key}"
+        self.send_json(200, payload)
 
     def h_json(self):
         n = qint(self.query, "size", 10, 0, 5_000_000)

@@ -22,6 +22,15 @@ struct AttemptOutcome {
     var stepValue: JSONValue?
     /// Warnings to emit if this attempt is the one committed (a short secret capture).
     var warnings: [String] = []
+    /// Every expectation of the step's `retry.abort_if` held: no more attempts.
+    var abortMatched = false
+    /// What policies decide on, kept apart from the record (whose shape is the reports'):
+    /// the method sent (nil when nothing could be built), the response's status and
+    /// `Retry-After`, or why the transfer failed.
+    var method: String?
+    var status: Int?
+    var retryAfter: String?
+    var transportError: HTTPError.Kind?
 
     /// Expectations and captures that did not hold.
     var failures: [ExpectationResult] { expectations.filter(\.failed) }
@@ -38,8 +47,8 @@ struct AttemptOutcome {
 /// After each attempt: stop, or wait and try again.
 enum AttemptDecision: Equatable {
     case stop
-    /// Another attempt after `wait`; `reason` says why, for the console and reports.
-    case again(after: Duration, reason: String)
+    /// Another attempt after the retry's wait; it says why, for the console and reports.
+    case again(AttemptRetry)
 }
 
 /// Decides whether a step gets another attempt. Retries (`retry:`, `--retry`),
@@ -51,7 +60,7 @@ protocol AttemptPolicy {
     mutating func decide(after outcome: AttemptOutcome, number: Int) -> AttemptDecision
 }
 
-/// One attempt per step: what every step gets until retries are carried out.
+/// One attempt per step: a step without `retry:` (and no `--retry N`).
 struct SingleAttempt: AttemptPolicy {
     func decide(after outcome: AttemptOutcome, number: Int) -> AttemptDecision { .stop }
 }

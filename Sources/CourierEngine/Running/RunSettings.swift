@@ -19,6 +19,8 @@ package struct RunSettings: Sendable {
     package var timeoutMilliseconds: Int?
     /// `--retry N`: the default number of attempts.
     package var retryAttempts: Int?
+    /// Seeds the jitter of retry waits (tests); nil draws from the system's generator.
+    package var retryJitterSeed: UInt64?
     package var insecure = false
     package var caPath: String?
     package var certificatePath: String?

@@ -422,9 +422,12 @@ final class WorkflowRunner {
     private func perform(_ request: Request, step: Step, phase: StepPhase, context: StepContext, iteration: Int?, start: Int) async -> StepResult {
         // Named before anything of it is committed: its own captures do not rename it.
         let stepName = fullName(of: step, in: context)
-        // Retries and polling plug in here, as policies.
-        var policy: any AttemptPolicy = SingleAttempt()
+        // Retries and polling plug in here as policies (`retry:`, else `defaults.retry`, else `--retry N`).
+        let retry = step.retry ?? workflow.defaults.retry
+        var policy: any AttemptPolicy = RetryAttempts(written: retry, commandLineAttempts: engine.settings.retryAttempts,
+                                                      seed: engine.settings.retryJitterSeed, clock: engine.clock) ?? SingleAttempt()
         var outcomes: [AttemptOutcome] = []
+        var waitCancelled = false
         // Logins are entries of their own, with their own time: not counted twice in the step's.
         var loginMicroseconds = 0
         func result(_ outcome: StepOutcome, captures: [CapturedValue] = []) -> StepResult {
@@ -446,10 +449,10 @@ final class WorkflowRunner {
             if !session.loggedIn, let failure = await timedLogIn() { return result(.errored(failure)) }
         }
         // A refusal in `refresh_on` logs in again and resends once: the resend is another
-        // attempt of this step, which the policy does not count (a refresh uses up no retry).
+        // attempt of this step, which the retry policy does not count (a refresh uses up no retry).
         var refresh = flow.map { RefreshOnStatus(refreshOn: $0.refreshOn) }
         while true {
-            var outcome = await attempt(request, step: step, phase: phase, context: context, applying: flow)
+            var outcome = await attempt(request, step: step, phase: phase, context: context, applying: flow, abortIf: retry?.abortIf)
             switch refresh?.decide(afterStatus: outcome.record?.response?.status) {
             case .logInAgainAndResend?:
                 outcomes.append(outcome)
@@ -463,14 +466,25 @@ final class WorkflowRunner {
             case .keep?, nil:
                 break
             }
+            let counted = outcomes.count + 1 - (refresh?.spent == true ? 1 : 0)
+            guard case .again(let next) = policy.decide(after: outcome, number: counted) else {
+                outcomes.append(outcome)
+                break
+            }
+            outcome.record?.retry = next
             outcomes.append(outcome)
-            let counted = outcomes.count - (refresh?.spent == true ? 1 : 0)
-            guard case .again(let wait, _) = policy.decide(after: outcome, number: counted) else { break }
-            // A cancelled wait ends the step with what the last attempt came to.
-            do { try await engine.sleeper.sleep(for: wait) } catch { break }
+            engine.onEvent(.attemptRetried(file: workflow.file, step: stepName, next))
+            // Ctrl-C (or --fail-fast) during the wait ends the step at once.
+            do { try await engine.sleeper.sleep(for: next.wait) } catch {
+                waitCancelled = true
+                break
+            }
         }
         // `outcomes` holds at least the first attempt.
-        let deciding = outcomes[outcomes.count - 1]
+        var deciding = outcomes[outcomes.count - 1]
+        if waitCancelled {
+            deciding.error = StepError(type: "cancelled", message: "\(stopReason) while waiting to retry", location: request.range)
+        }
         commit(deciding, step: step)
         // The result shows what the deciding attempt captured, committed or not (a failed step's
         // captures help to see why it failed); the scope has them only when the step succeeded.
@@ -520,7 +534,8 @@ final class WorkflowRunner {
 
     /// One attempt: builds and sends the request, checks the expectations and evaluates
     /// the captures against a copy of the scope. Changes no variable of the workflow.
-    private func attempt(_ request: Request, step: Step, phase: StepPhase, context: StepContext, applying flow: AuthFlow?) async -> AttemptOutcome {
+    private func attempt(_ request: Request, step: Step, phase: StepPhase, context: StepContext,
+                         applying flow: AuthFlow?, abortIf: Expectations?) async -> AttemptOutcome {
         let builder = RequestBuilder(renderer: renderer, settings: engine.settings, directory: context.directory, cookieJar: cookieJar)
         var httpRequest: HTTPRequest
         do {
@@ -559,8 +574,11 @@ final class WorkflowRunner {
                     message = stopReason
                 }
             }
-            return AttemptOutcome(record: attempt, error: StepError(type: error.kind.description, message: message,
-                                                                    hint: text.hint, location: request.range))
+            var outcome = AttemptOutcome(record: attempt, error: StepError(type: error.kind.description, message: message,
+                                                                           hint: text.hint, location: request.range))
+            outcome.method = httpRequest.method
+            outcome.transportError = error.kind
+            return outcome
         }
 
         recordSentCredentials(response.sentRequests, hops: response.redirects.map(\.headers) + [response.headers])
@@ -568,17 +586,25 @@ final class WorkflowRunner {
         // parsing and matching it may take long, and that thread must keep pumping.
         if let elsewhere = engine.heavyWorkExecutor, response.body.count > Engine.heavyBodyBytes {
             return await withTaskExecutorPreference(elsewhere) {
-                check(response, sent: httpRequest, step: step, start: attemptStart)
+                check(response, sent: httpRequest, step: step, abortIf: abortIf, start: attemptStart)
             }
         }
-        return check(response, sent: httpRequest, step: step, start: attemptStart)
+        return check(response, sent: httpRequest, step: step, abortIf: abortIf, start: attemptStart)
     }
 
     /// Expectations and captures of one response, into the attempt's own outcome (no scope changes).
-    private func check(_ response: HTTPResponse, sent httpRequest: HTTPRequest, step: Step, start attemptStart: Int) -> AttemptOutcome {
+    private func check(_ response: HTTPResponse, sent httpRequest: HTTPRequest, step: Step, abortIf: Expectations?,
+                       start attemptStart: Int) -> AttemptOutcome {
         let view = ResponseView(response)
         var outcome = AttemptOutcome()
+        outcome.method = httpRequest.method
+        outcome.status = response.status
+        outcome.retryAfter = response.headers["Retry-After"]
         outcome.expectations = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
+        if let abortIf {
+            outcome.abortMatched = !ExpectationChecker(renderer: renderer).check(abortIf, response: view, stepRange: step.range)
+                .contains(where: \.failed)
+        }
 
         // Captures: the step's own later captures may use earlier ones, so each one is
         // read with the attempt's copy of the scope as it is after the one before.

@@ -1,10 +1,10 @@
 import CourierDiagnostics
 
 extension WorkflowDecoder {
-    func retryPolicy(_ node: YAMLNode) -> RetryPolicy? {
+    func retryPolicy(_ node: YAMLNode) -> StepRetry? {
         let keys = ["attempts", "delay", "backoff", "factor", "max_delay", "jitter", "on", "abort_if"]
         guard let f = fields(node, in: "retry", allowed: keys) else { return nil }
-        var policy = RetryPolicy(range: node.range)
+        var policy = StepRetry(range: node.range)
         policy.attempts = f["attempts"].flatMap { int($0, for: "attempts", minimum: 1) }
         policy.delay = f["delay"].flatMap { duration($0, for: "delay") }
         policy.backoff = f["backoff"].flatMap { choice($0, for: "backoff", Backoff.allCases.map { ($0.rawValue, $0) }) }

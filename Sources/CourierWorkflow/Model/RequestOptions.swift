@@ -28,7 +28,7 @@ package struct RequestOptions: Sendable {
     package var proxy: Template?
     package var tls: RequestTLSOptions?
     /// Only in `defaults:` (a step's `retry:` overrides it as a whole).
-    package var retry: RetryPolicy?
+    package var retry: StepRetry?
     /// Only in `defaults:`: the `auth` of every request that has none of its own and gets
     /// no `auth.apply` (spec section 9). Not layered by ``merged(over:)``: the engine picks
     /// between a request's own `auth`, `apply` and this one.
@@ -37,7 +37,7 @@ package struct RequestOptions: Sendable {
     package init(baseURL: Template? = nil, headers: [HeaderEntry] = [], timeout: Duration? = nil,
                  connectTimeout: Duration? = nil, followRedirects: Bool? = nil, maxRedirects: Int? = nil,
                  httpVersion: RequestHTTPVersion? = nil, compressed: Bool? = nil, cookies: Bool? = nil,
-                 proxy: Template? = nil, tls: RequestTLSOptions? = nil, retry: RetryPolicy? = nil) {
+                 proxy: Template? = nil, tls: RequestTLSOptions? = nil, retry: StepRetry? = nil) {
         self.baseURL = baseURL
         self.headers = headers
         self.timeout = timeout

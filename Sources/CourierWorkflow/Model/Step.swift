@@ -11,14 +11,14 @@ package struct Step: Sendable {
         let action: StepAction
         let expect: Expectations
         let capture: [Capture]
-        let retry: RetryPolicy?
+        let retry: StepRetry?
         let condition: Expression?
         let forEach: ForEach?
         let delay: Duration?
         let continueOnFailure: Bool?
         let range: SourceRange
 
-        init(name: Template?, id: Located<String>?, action: StepAction, expect: Expectations, capture: [Capture], retry: RetryPolicy?, condition: Expression?, forEach: ForEach?, delay: Duration?, continueOnFailure: Bool?, range: SourceRange) {
+        init(name: Template?, id: Located<String>?, action: StepAction, expect: Expectations, capture: [Capture], retry: StepRetry?, condition: Expression?, forEach: ForEach?, delay: Duration?, continueOnFailure: Bool?, range: SourceRange) {
             self.name = name
             self.id = id
             self.action = action
@@ -62,7 +62,7 @@ package struct Step: Sendable {
     }
 
     /// Overrides `defaults.retry` as a whole.
-    package var retry: RetryPolicy? {
+    package var retry: StepRetry? {
         get { storage.retry }
         set { storage = Storage(name: storage.name, id: storage.id, action: storage.action, expect: storage.expect, capture: storage.capture, retry: newValue, condition: storage.condition, forEach: storage.forEach, delay: storage.delay, continueOnFailure: storage.continueOnFailure, range: storage.range) }
     }
@@ -96,7 +96,7 @@ package struct Step: Sendable {
     }
 
     package init(name: Template?, id: Located<String>?, action: StepAction, expect: Expectations, capture: [Capture],
-                 retry: RetryPolicy?, condition: Expression?, forEach: ForEach?, delay: Duration?,
+                 retry: StepRetry?, condition: Expression?, forEach: ForEach?, delay: Duration?,
                  continueOnFailure: Bool?, range: SourceRange) {
         storage = Storage(name: name, id: id, action: action, expect: expect, capture: capture, retry: retry, condition: condition, forEach: forEach, delay: delay, continueOnFailure: continueOnFailure, range: range)
     }

@@ -20,6 +20,7 @@ enum RunCommand {
         .init(names: ["--jobs", "-j"], value: "N", help: "workflows at once (default: the number of CPUs; 1: one after the other)"),
         .init(names: ["--fail-fast"], value: nil, help: "after the first failed workflow, cancel the running ones and start no more"),
         .init(names: ["--timeout"], value: "DURATION", help: "default request timeout (250ms, 2s, 1m)"),
+        .init(names: ["--retry"], value: "N", help: "default retry attempts (GET, HEAD, PUT, DELETE, OPTIONS; any method when nothing was sent)"),
         .init(names: ["--insecure", "-k"], value: nil, help: "skip TLS verification (prints a warning)"),
         .init(names: ["--cacert"], value: "FILE", help: "CA bundle (PEM) for every request"),
         .init(names: ["--cert"], value: "FILE", help: "client certificate (PEM or .p12/.pfx)"),
@@ -245,6 +246,12 @@ enum RunCommand {
                 throw UsageError("--timeout takes a duration of at least 1ms like 250ms, 2s, 1.5s or 1m, not '\(timeout)'")
             }
             settings.timeoutMilliseconds = Int(duration.wholeMilliseconds)
+        }
+        if let retry = parsed.last("--retry") {
+            guard let attempts = Int(retry), attempts >= 1 else {
+                throw UsageError("--retry takes a number of attempts (1 or more, the first included), not '\(retry)'")
+            }
+            settings.retryAttempts = attempts
         }
         settings.failFast = parsed.has("--fail-fast")
         // Checked to be a positive number in `run`.

@@ -69,30 +69,10 @@ enum WorkflowLoading {
             case .failure(let list): loaded.diagnostics += list.diagnostics
             }
         }
-        loaded.diagnostics += loaded.workflows.flatMap(notYetRun)
         // A fragment included by several workflows reports its problems once.
         var seen = Set<Diagnostic>()
         loaded.diagnostics = loaded.diagnostics.filter { seen.insert($0).inserted }
         return loaded
-    }
-
-    /// Keys of the format this version checks but does not carry out yet: saying so
-    /// beats a workflow that silently runs without them.
-    static func notYetRun(_ workflow: Workflow) -> [Diagnostic] {
-        var warnings: [Diagnostic] = []
-        if let retry = workflow.defaults.retry {
-            warnings.append(.warning("'retry' is not carried out by this version of courier yet: every step runs once", at: retry.range))
-        }
-        func visit(_ steps: [Step]) {
-            for step in steps {
-                if let retry = step.retry {
-                    warnings.append(.warning("'retry' is not carried out by this version of courier yet: this step runs once", at: retry.range))
-                }
-                if case .include(let include) = step.action { visit(include.resolved?.steps ?? []) }
-            }
-        }
-        visit(workflow.setup + workflow.steps + workflow.teardown)
-        return warnings
     }
 
     /// Names in templates that nothing can define (see ``VariableChecker``):

@@ -1,9 +1,11 @@
 import CourierDiagnostics
 
-/// `retry:` (spec section 10). Unset fields take the documented defaults
+/// `retry:` as written (spec section 10), on a step or in `defaults:`. The engine turns it
+/// into a `CourierHTTP.RetryPolicy` plus the workflow's own conditions (`expect`,
+/// `abort_if`). Unset fields take the documented defaults
 /// through the `effective…` accessors, so the command line (`--retry N`) can
 /// still tell "not written" from "written as the default".
-package struct RetryPolicy: Sendable {
+package struct StepRetry: Sendable {
     /// Total tries, the first included. Default 1 (no retry).
     package var attempts: Int?
     /// The first wait. Default 200ms.
