@@ -30,6 +30,10 @@ package struct RunSettings: Sendable {
     package var failFast = false
     /// `-j/--jobs`: how many workflows run at once (at least 1; 1 runs them one after the other).
     package var jobs = 1
+    /// Read back the request headers libcurl sent (`Host`, `User-Agent`, `Accept-Encoding`,
+    /// `Cookie` …) for every request, into each hop's `sent` record: on with `-v`. Without
+    /// it they are read back only where libcurl may add credentials of its own.
+    package var recordSentRequests = false
     /// `--max-body-size`: response bodies above this size fail the step. Default 256 MiB.
     package var maxResponseBytes = 256 * 1024 * 1024
     /// The run's secrets: the engine registers every secret value it meets here

@@ -543,8 +543,11 @@ final class WorkflowRunner {
             httpRequest = built.request
             // What `apply` adds is a credential, whatever its header's (or parameter's) name.
             for value in built.applied { addCredentialText(value) }
-            // Results record the headers libcurl really sent (Host, User-Agent, Cookie…).
-            httpRequest.options.recordSentRequests = true
+            // Results record the headers libcurl really sent (Host, User-Agent, Cookie…) when
+            // asked to: reading them back needs libcurl's verbose mode, which costs about a
+            // seventh of a small request's time (libcurl turns it on by itself where it may
+            // add credentials, see CurlTransfer).
+            httpRequest.options.recordSentRequests = engine.settings.recordSentRequests
         } catch {
             return AttemptOutcome(error: StepError(type: "template", message: error.message, location: error.range))
         }

@@ -118,6 +118,8 @@ enum RunCommand {
         consoleOptions.color = Output.useColor(parsed.last("--color"), fileDescriptor: consoleOutput.fileDescriptor)
         consoleOptions.quiet = parsed.has("--quiet")
         consoleOptions.verbose = parsed.has("--verbose")
+        // What -v prints of each request is what went on the wire.
+        settings.recordSentRequests = consoleOptions.verbose
         // What is running, on a terminal only: a log or a pipe gets the blocks alone.
         consoleOptions.statusLine = !consoleOptions.quiet && isatty(consoleOutput.fileDescriptor) == 1
         let console = ConsoleReporter(options: consoleOptions, sources: sources, output: consoleOutput)
