@@ -313,34 +313,3 @@ struct MatcherEvaluator {
         }
     }
 }
-
-extension PredicateKind {
-    /// The key as written in YAML.
-    var name: String {
-        switch self {
-        case .eq: "eq"
-        case .ne: "ne"
-        case .gt: "gt"
-        case .gte: "gte"
-        case .lt: "lt"
-        case .lte: "lte"
-        case .in: "in"
-        case .notIn: "not_in"
-        case .contains: "contains"
-        case .notContains: "not_contains"
-        case .startsWith: "starts_with"
-        case .endsWith: "ends_with"
-        case .matches: "matches"
-        case .notMatches: "not_matches"
-        case .exists: "exists"
-        case .type: "type"
-        case .length: "length"
-        case .empty: "empty"
-        case .each: "each"
-        case .schema: "schema"
-        case .uuid: "uuid"
-        case .isoDate: "iso_date"
-        case .not: "not"
-        }
-    }
-}

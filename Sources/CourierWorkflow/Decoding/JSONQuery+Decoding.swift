@@ -120,12 +120,12 @@ extension WorkflowDecoder {
                 switch predicate.kind {
                 case .eq(let v), .ne(let v):
                     guard Self.scalarText(v) != nil else { continue }
-                    name = predicate.kind.yamlName
+                    name = predicate.kind.name
                 case .type(let type):
                     guard type != .array else { continue }
                     name = "type"
                 case .gt, .gte, .lt, .lte, .startsWith, .endsWith, .matches, .notMatches, .uuid, .isoDate:
-                    name = predicate.kind.yamlName
+                    name = predicate.kind.name
                 default:
                     continue
                 }
@@ -153,27 +153,6 @@ extension WorkflowDecoder {
         case .bool: "boolean"
         case .number: "number"
         default: "string"
-        }
-    }
-}
-
-private extension PredicateKind {
-    var yamlName: String {
-        switch self {
-        case .eq: "eq"
-        case .ne: "ne"
-        case .gt: "gt"
-        case .gte: "gte"
-        case .lt: "lt"
-        case .lte: "lte"
-        case .startsWith: "starts_with"
-        case .endsWith: "ends_with"
-        case .matches: "matches"
-        case .notMatches: "not_matches"
-        case .uuid: "uuid"
-        case .isoDate: "iso_date"
-        case .type: "type"
-        default: "predicate"
         }
     }
 }
