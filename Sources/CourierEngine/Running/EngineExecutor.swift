@@ -4,7 +4,8 @@ import Synchronization
 import Glibc
 #endif
 
-/// A thread of its own for running workflows, off the thread that drives transfers.
+/// A thread of its own for running a workflow, off the thread that drives transfers:
+/// the command line gives one to each job slot when workflows run at once (`--jobs`).
 ///
 /// The engine's work between requests (templates, JSON parsing of large bodies,
 /// JSONPath, schemas, console writes) must not stall the curl driver, yet resuming on
