@@ -1,0 +1,212 @@
+import CourierJSON
+import Foundation
+import Testing
+
+/// `--json FILE`: every run's report matches `docs/report.schema.json` (checked with
+/// Courier's own validator) and holds what the run knows, for passing, failing,
+/// retried, skipped, errored, interrupted and invalid runs.
+@Suite(.testServer)
+struct JSONReportTests {
+    @Test("one run with passing, redirected, retried, failing, skipped and errored steps: a valid report holding each")
+    func everyOutcome() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        let key = UUID().uuidString
+        try workspace.write("flows/mixed.yaml", """
+            name: mixed
+            description: every outcome
+            tags: [report]
+            secrets:
+              token: "json-report-secret-0123456789"
+            steps:
+              - name: redirected with capture
+                request:
+                  url: "{{ base_url }}/redirect/2"
+                  headers: { Authorization: "Bearer {{ token }}" }
+                expect: { status: 200 }
+                capture:
+                  method: $.method
+              - name: retried
+                request: { url: "{{ base_url }}/flaky?key=\(key)&fail=1" }
+                retry: { attempts: 3, delay: 10ms }
+                expect: { status: 200 }
+              - name: failing
+                request: { method: POST, url: "{{ base_url }}/echo", json: { a: 1 } }
+                expect: { status: 201, json: { $.json.a: 2 } }
+              - name: never reached
+                request: { url: "{{ base_url }}/echo" }
+            """)
+        try workspace.write("flows/refused.yaml", """
+            name: refused
+            steps:
+              - name: nobody listens
+                request: { url: "http://127.0.0.1:1/echo", timeout: 2s }
+              - name: condition false
+                if: "{{ false }}"
+                request: { url: "{{ base_url }}/echo" }
+            """)
+        let result = try await Courier.run(files: ["flows"], workspace: workspace, server: server, extra: ["--json", "out/report.json"])
+        #expect(result.status == 1, result.context)
+        let report = try JSONReportFile.load(workspace.url.appendingPathComponent("out/report.json"))
+
+        #expect(report.value["formatVersion"]?.int == 1)
+        let summary = try #require(report.summary)
+        #expect(summary["passed"] == .bool(false))
+        #expect(summary["workflows"]?.int == 2)
+        #expect(summary["failedWorkflows"]?.int == 2)
+        #expect(summary["steps"]?.int == 6)
+        #expect(summary["passedSteps"]?.int == 2)
+        #expect(summary["failedSteps"]?.int == 1)
+        #expect(summary["erroredSteps"]?.int == 1)
+        #expect(summary["skippedSteps"]?.int == 2)
+        #expect(summary["attempts"]?.int == 5, "1 + 2 (retried) + 1 + 1")
+        #expect(report.workflows.map { $0["file"]?.stringValue } == ["flows/mixed.yaml", "flows/refused.yaml"])
+        #expect(report.workflows.first?["description"]?.stringValue == "every outcome")
+        #expect(report.workflows.first?["tags"] == .array([.string("report")]))
+
+        // Redirect hops, timings, the response, captures, the request as sent (credential masked).
+        let redirected = try #require(report.step("redirected with capture"))
+        let attempt = try #require(redirected["attempts"]?[0])
+        #expect(attempt["redirects"]?.arrayValue?.map { $0["status"]?.int } == [302, 302])
+        #expect(attempt["response"]?["status"]?.int == 200)
+        #expect(attempt["response"]?["url"]?.stringValue?.hasSuffix("/echo") == true)
+        let timings = try #require(attempt["response"]?["timings"])
+        #expect((timings["total"]?.int ?? 0) > 0)
+        #expect((timings["firstByte"]?.int ?? 0) <= (timings["total"]?.int ?? 0))
+        #expect(attempt["request"]?["headers"]?[0]?["value"]?.stringValue == "Bearer ***")
+        #expect(redirected["captures"]?[0]?["name"]?.stringValue == "method")
+        #expect(redirected["captures"]?[0]?["value"]?.stringValue == "GET")
+        #expect(redirected["location"]?["line"]?.int == 7)
+        #expect(!report.text.contains("json-report-secret-0123456789"), "the secret leaked into the JSON report")
+
+        // Every attempt, with why the first was retried.
+        let retried = try #require(report.step("retried"))
+        #expect(retried["outcome"]?["kind"]?.stringValue == "passed")
+        #expect(retried["attempts"]?.arrayValue?.map { $0["response"]?["status"]?.int } == [503, 200])
+        #expect(retried["attempts"]?[0]?["retry"]?["reason"]?.stringValue == "503")
+        #expect(retried["attempts"]?[1]?["retry"] == nil)
+
+        // Expected, actual, outcome and source location of every expectation.
+        let failing = try #require(report.step("failing"))
+        #expect(failing["outcome"]?["kind"]?.stringValue == "failed")
+        let failures = failing["outcome"]?["failures"]?.arrayValue ?? []
+        #expect(failures.map { $0["subject"]?.stringValue } == ["status", "json $.json.a"])
+        #expect(failures.first?["expected"]?["json"]?.int == 201)
+        #expect(failures.first?["actual"]?["json"]?.int == 200)
+        #expect(failures.first?["location"]?["line"]?.int == 20)
+        #expect(failing["attempts"]?[0]?["request"]?["body"]?["text"]?.stringValue == #"{"a":1}"#)
+
+        #expect(report.step("never reached")?["outcome"]?["reason"]?.stringValue == "an earlier step failed")
+        #expect(report.step("condition false")?["outcome"]?["kind"]?.stringValue == "skipped")
+        let refused = try #require(report.step("nobody listens"))
+        #expect(refused["outcome"]?["kind"]?.stringValue == "errored")
+        #expect(refused["outcome"]?["error"]?["type"]?.stringValue == "connection_refused")
+        #expect(refused["attempts"]?[0]?["error"]?["kind"]?.stringValue == "connection_refused")
+        #expect(refused["attempts"]?[0]?["response"] == nil)
+    }
+
+    @Test("--json - writes the report alone on standard output, the console on standard error")
+    func standardOutput() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("ok.yaml", """
+            name: ok
+            steps:
+              - name: health
+                request: { url: "{{ base_url }}/health" }
+                expect: { status: 200 }
+            """)
+        let result = try await Courier.run(files: ["ok.yaml"], workspace: workspace, server: server, extra: ["--json", "-"])
+        #expect(result.status == 0, result.context)
+        let report = try JSONReportFile.parse(result.stdout)
+        #expect(report.summary?["passed"] == .bool(true))
+        #expect(report.summary?["passedSteps"]?.int == 1)
+        #expect(result.stderr.contains("PASS"), result.context)
+    }
+
+    @Test("--json - with --junit - is a usage error; nothing is sent")
+    func oneReportOnStandardOutput() async throws {
+        let workspace = try Workspace()
+        try workspace.write("ok.yaml", """
+            name: ok
+            steps:
+              - request: { url: "http://127.0.0.1:1/echo" }
+            """)
+        let result = try await Courier.run(["run", "ok.yaml", "--json", "-", "--junit", "-"], in: workspace.url)
+        #expect(result.status == 2, result.context)
+        #expect(result.stderr.contains("only one report can go to standard output"), result.context)
+        #expect(result.stdout.isEmpty, result.context)
+    }
+
+    @Test("an invalid workflow: exit 2, nothing sent, and a valid report with the file as an errored step")
+    func invalidRun() async throws {
+        let workspace = try Workspace()
+        try workspace.write("bad.yaml", """
+            name: bad
+            steps:
+              - request: { url: "http://127.0.0.1:1/echo" }
+                expect: { stauts: 200 }
+            """)
+        let result = try await Courier.run(["run", "bad.yaml", "--json", "report.json"], in: workspace.url)
+        #expect(result.status == 2, result.context)
+        let report = try JSONReportFile.load(workspace.url.appendingPathComponent("report.json"))
+        #expect(report.workflows.map { $0["file"]?.stringValue } == ["bad.yaml"])
+        let step = try #require(report.steps.first)
+        #expect(step["outcome"]?["error"]?["type"]?.stringValue == "invalid_workflow")
+        #expect(step["outcome"]?["error"]?["location"]?["line"]?.int == 4)
+        #expect(report.summary?["erroredSteps"]?.int == 1)
+        #expect(report.summary?["attempts"]?.int == 0)
+    }
+
+    @Test("SIGINT during a slow step: exit 130 and a valid report saying interrupted by SIGINT")
+    func interrupted() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("slow.yaml", """
+            name: slow
+            steps:
+              - name: slow one
+                request: { url: "{{ base_url }}/delay?ms=20000" }
+              - name: never sent
+                request: { url: "{{ base_url }}/health" }
+            teardown:
+              - name: clean up
+                request: { url: "{{ base_url }}/health" }
+            """)
+        let result = try await Courier.run(["run", "slow.yaml", "--var", "base_url=\(server.baseURL)", "--json", "report.json"],
+                                           in: workspace.url, interruptAfter: .milliseconds(1500))
+        #expect(result.status == 130, result.context)
+        let report = try JSONReportFile.load(workspace.url.appendingPathComponent("report.json"))
+        #expect(report.summary?["interrupted"] == .bool(true))
+        #expect(report.summary?["passed"] == .bool(false))
+        #expect(report.value["run"]?["interruption"]?["signalName"]?.stringValue == "SIGINT")
+        #expect(report.value["run"]?["interruption"]?["signal"]?.int == 2)
+        #expect(report.step("never sent")?["outcome"]?["reason"]?.stringValue == "interrupted by SIGINT")
+        #expect(report.step("clean up")?["outcome"]?["kind"]?.stringValue == "passed")
+        #expect(report.step("clean up")?["phase"]?.stringValue == "teardown")
+    }
+
+    @Test("the schema is strict: an unknown key or a missing required key in a real report is a violation")
+    func schemaIsStrict() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("ok.yaml", """
+            name: ok
+            steps:
+              - request: { url: "{{ base_url }}/health" }
+            """)
+        let result = try await Courier.run(files: ["ok.yaml"], workspace: workspace, server: server, extra: ["--json", "r.json"])
+        #expect(result.status == 0, result.context)
+        let report = try JSONReportFile.load(workspace.url.appendingPathComponent("r.json"))
+        guard case .object(var root) = report.value, case .object(var summary)? = root["summary"] else {
+            Issue.record("the report is not an object with a summary")
+            return
+        }
+        summary["surprise"] = .bool(true)
+        root["summary"] = .object(summary)
+        #expect(!(try JSONReportFile.violations(of: .object(root))).isEmpty, "an unknown key passed the schema")
+        root["summary"] = report.value["summary"]
+        root["run"] = nil
+        #expect(!(try JSONReportFile.violations(of: .object(root))).isEmpty, "a report without 'run' passed the schema")
+    }
+}
