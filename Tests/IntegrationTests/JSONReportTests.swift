@@ -186,6 +186,35 @@ struct JSONReportTests {
         #expect(report.step("clean up")?["phase"]?.stringValue == "teardown")
     }
 
+    @Test("the repository's example workflows (Workflows/) against the demo API: a valid report of 27 passed steps")
+    func exampleWorkflows() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-json-demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let portFile = directory.appendingPathComponent("port")
+        let python = Paths.systemPython.hasPrefix("/") ? Paths.systemPython : "python3"
+        let demo = try LaunchedProcess.launch([python, Paths.packageRoot.appendingPathComponent("Demo/demo_api.py").path,
+                                               "--port", "0", "--port-file", portFile.path],
+                                              log: directory.appendingPathComponent("demo.log"))
+        defer { demo.stop() }
+        var port: Int?
+        let deadline = ContinuousClock.now + .seconds(30)
+        while port == nil, ContinuousClock.now < deadline, demo.isRunning {
+            port = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            if port == nil { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        let demoPort = try #require(port, "Demo/demo_api.py did not write its port file")
+        let report = directory.appendingPathComponent("report.json")
+        let result = try await Courier.run(["run", Paths.packageRoot.appendingPathComponent("Workflows").path,
+                                            "--var", "base_url=http://127.0.0.1:\(demoPort)", "--json", report.path, "-q"],
+                                           in: directory)
+        #expect(result.status == 0, result.context)
+        let parsed = try JSONReportFile.load(report)
+        #expect(parsed.summary?["passed"] == .bool(true))
+        #expect(parsed.workflows.count == 3)
+        #expect((parsed.summary?["passedSteps"]?.int ?? 0) >= 20)
+    }
+
     @Test("the schema is strict: an unknown key or a missing required key in a real report is a violation")
     func schemaIsStrict() async throws {
         let server = try TestServer.shared()
