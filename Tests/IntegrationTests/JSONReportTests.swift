@@ -105,6 +105,42 @@ struct JSONReportTests {
         #expect(refused["attempts"]?[0]?["response"] == nil)
     }
 
+    @Test("a body over 64 KiB is cut and marked (omittedBytes, totalBytes), a binary one keeps its size only, a secret capture is ***")
+    func bodiesAndSecretCaptures() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("big.yaml", """
+            name: big
+            steps:
+              - name: large json
+                request: { url: "{{ base_url }}/json?size=20000" }
+                expect: { status: 200 }
+                capture:
+                  first: { json: "$.items[0].name", secret: true }
+              - name: binary
+                request: { url: "{{ base_url }}/bytes?n=3000" }
+                expect: { status: 200 }
+            """)
+        let result = try await Courier.run(files: ["big.yaml"], workspace: workspace, server: server, extra: ["--json", "r.json"])
+        #expect(result.status == 0, result.context)
+        let report = try JSONReportFile.load(workspace.url.appendingPathComponent("r.json"))
+        let large = try #require(report.step("large json")?["attempts"]?[0]?["response"]?["body"])
+        let total = large["totalBytes"]?.int ?? 0
+        let omitted = large["omittedBytes"]?.int ?? 0
+        #expect(total > 64 * 1024, "the test needs a body over 64 KiB: \(total)")
+        #expect(omitted > 0)
+        #expect((large["text"]?.stringValue?.utf8.count ?? 0) <= 64 * 1024)
+        // The captured secret ("item-1", also the start of "item-10"…) is masked in the body too.
+        #expect(large["text"]?.stringValue?.contains("item-1") == false)
+        let capture = try #require(report.step("large json")?["captures"]?[0])
+        #expect(capture["secret"] == .bool(true))
+        #expect(capture["value"]?.stringValue == "***", "a secret capture's value is masked: \(String(describing: capture["value"]))")
+        let binary = try #require(report.step("binary")?["attempts"]?[0]?["response"]?["body"])
+        #expect(binary["binary"] == .bool(true))
+        #expect(binary["totalBytes"]?.int == 3000)
+        #expect(binary["text"]?.stringValue == "")
+    }
+
     @Test("--json - writes the report alone on standard output, the console on standard error")
     func standardOutput() async throws {
         let server = try TestServer.shared()
