@@ -46,6 +46,6 @@ let package = Package(
         .testTarget(name: "CourierReportsTests", dependencies: ["CourierReports", "CourierResults", "CourierSecrets", "CourierDiagnostics", "CourierJSON"]),
         // Unit tests of the command-line target's own logic (ignore rules).
         .testTarget(name: "CourierCLITests", dependencies: ["courier"]),
-        .testTarget(name: "IntegrationTests", dependencies: []),
+        .testTarget(name: "IntegrationTests", dependencies: ["CourierJSON"]),
     ]
 )

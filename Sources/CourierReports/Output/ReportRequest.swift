@@ -12,6 +12,7 @@ import CourierSecrets
 package struct ReportRequest: Sendable, Equatable {
     package enum Format: String, Sendable, CaseIterable {
         case junit
+        case json
 
         /// The command-line option that asks for it.
         package var option: String { "--\(rawValue)" }
@@ -20,6 +21,7 @@ package struct ReportRequest: Sendable, Equatable {
         package var title: String {
             switch self {
             case .junit: "JUnit report"
+            case .json: "JSON report"
             }
         }
 
@@ -28,6 +30,7 @@ package struct ReportRequest: Sendable, Equatable {
         package func render(_ run: RunResult, policy: MaskingPolicy) -> String {
             switch self {
             case .junit: JUnitReport.render(run, policy: policy)
+            case .json: JSONReport.render(run)
             }
         }
     }

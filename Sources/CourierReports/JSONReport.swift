@@ -1,0 +1,88 @@
+import CourierResults
+import CourierSecrets
+import Foundation
+
+/// The JSON report (`--json FILE`): the run's results as they are recorded, in a
+/// versioned envelope with the counts a tool checks first.
+///
+/// The report is the encoded ``RunResult`` itself (the same keys ``ResultJSON`` and
+/// the results' Codable conformances write), not a second shape to keep in step: a
+/// tool reads what the engine knows, and `docs/report.schema.json` pins every key.
+/// Keys are camelCase throughout, durations integer microseconds named so
+/// (`durationMicroseconds`), instants ISO 8601 UTC (``Timestamp``). A change that
+/// removes or renames a key raises ``formatVersion``; adding an optional key does not.
+package enum JSONReport {
+    /// The report format's version: `formatVersion` in every report.
+    package static let formatVersion = 1
+
+    /// The envelope: what is written, and what a tool decodes.
+    package struct Document: Sendable, Codable, Equatable {
+        package var formatVersion: Int
+        package var summary: Summary
+        package var run: RunResult
+
+        package init(_ run: RunResult) {
+            self.formatVersion = JSONReport.formatVersion
+            self.summary = Summary(run)
+            self.run = run
+        }
+    }
+
+    /// Counts of steps by outcome (each `for_each` item counted), workflows, and attempts sent.
+    package struct Summary: Sendable, Codable, Equatable {
+        package var passed: Bool
+        package var interrupted: Bool
+        package var workflows: Int
+        package var failedWorkflows: Int
+        package var steps: Int
+        package var passedSteps: Int
+        package var failedSteps: Int
+        package var erroredSteps: Int
+        package var skippedSteps: Int
+        /// Attempts made, retries included.
+        package var attempts: Int
+        package var durationMicroseconds: Int
+
+        package init(_ run: RunResult) {
+            let steps = run.workflows.flatMap(\.steps)
+            passed = run.passed && !run.interrupted
+            interrupted = run.interrupted
+            workflows = run.workflows.count
+            failedWorkflows = run.workflows.filter { !$0.passed }.count
+            self.steps = steps.count
+            passedSteps = 0
+            failedSteps = 0
+            erroredSteps = 0
+            skippedSteps = 0
+            for step in steps {
+                switch step.outcome {
+                case .passed: passedSteps += 1
+                case .failed: failedSteps += 1
+                case .errored: erroredSteps += 1
+                case .skipped: skippedSteps += 1
+                }
+            }
+            attempts = steps.reduce(0) { $0 + $1.attempts.count }
+            durationMicroseconds = run.durationMicroseconds
+        }
+    }
+
+    /// The report's text: sorted keys, so the same run gives the same bytes.
+    /// Bodies are already masked and cut in the results; ``ReportWriter`` masks the
+    /// whole text again with the run's policy (secret captures, late secrets).
+    package static func render(_ run: RunResult) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        do {
+            return String(decoding: try encoder.encode(Document(run)), as: UTF8.self) + "\n"
+        } catch {
+            // The results are plain values (no non-finite numbers: JSONValue numbers are
+            // parsed JSON); an encoding failure is still reported in the report's own shape.
+            return "{\"formatVersion\": \(formatVersion), \"encodingError\": \(String(reflecting: "\(error)"))}\n"
+        }
+    }
+
+    package static func decode(_ text: String) throws -> Document {
+        try JSONDecoder().decode(Document.self, from: Data(text.utf8))
+    }
+}

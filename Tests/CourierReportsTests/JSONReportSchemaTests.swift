@@ -1,0 +1,99 @@
+import CourierDiagnostics
+import CourierJSON
+import CourierReports
+import CourierResults
+import Foundation
+import Testing
+
+/// `docs/report.schema.json` against results with every optional key set, so a key a
+/// live run rarely writes (a part's content type, a hop's sent block, a hint) is in
+/// the schema too, and the schema rejects what a report never holds.
+@Suite struct JSONReportSchemaTests {
+    static let schemaURL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("docs/report.schema.json")
+
+    func schema() throws -> JSONSchema {
+        try JSONSchema(try JSONValue.parse(try String(contentsOf: Self.schemaURL, encoding: .utf8)))
+    }
+
+    /// Every optional value of every result type set, every outcome present.
+    func fullResult() -> RunResult {
+        let range = SourceRange(start: SourceLocation(file: "w.yaml", line: 3, column: 5),
+                                end: SourceLocation(file: "w.yaml", line: 3, column: 9))
+        let sent = SentRequestRecord(requestLine: "GET /a HTTP/1.1", headers: [HeaderField(name: "Host", value: "h")])
+        var timings = TimingsRecord()
+        timings.total = 10
+        let body = BodyRecord(kind: .multipart, totalBytes: 5, text: "x", omittedBytes: 4, binary: false, unknownCharset: "x-weird",
+                              file: "in.bin", parts: [PartRecord(name: "f", value: "v", file: "p.bin", bytes: 3, filename: "p.bin",
+                                                                 contentType: "text/plain")])
+        let expectation = ExpectationResult(location: range, subject: "status", message: "status: expected 201, got 200",
+                                            expected: .value(.number(JSONNumber(201)), after: "one of"), actual: .nothing)
+        let attempt = Attempt(startedAt: Timestamp(microsecondsSince1970: 1), startMicroseconds: 2, durationMicroseconds: 3,
+                              request: RequestRecord(method: "POST", url: "http://h/a", headers: [HeaderField(name: "A", value: "b")],
+                                                     body: body, proxyConnects: [sent]),
+                              redirects: [ExchangeRecord(url: "http://h/r", sent: sent, status: 302, headers: [])],
+                              response: ResponseRecord(url: "http://h/a", sent: sent, status: 200, httpVersion: "2", headers: [],
+                                                       body: body, timings: timings, reusedConnection: true),
+                              error: TransportErrorRecord(kind: "timeout", curlCode: 28, message: "timed out", hint: "raise timeout"),
+                              expectations: [expectation], retry: AttemptRetry(reason: "503", waitMicroseconds: 5, note: "Retry-After"))
+        let steps = [
+            StepResult(name: "a", phase: .setup, location: range, iteration: 1, outcome: .passed, attempts: [attempt],
+                       captures: [CapturedValue(name: "c", value: .array([.null, .bool(true)]), secret: true)],
+                       startedAt: Timestamp(microsecondsSince1970: 4), durationMicroseconds: 6),
+            StepResult(name: "b", phase: .steps, outcome: .failed([expectation])),
+            StepResult(name: "c", phase: .teardown, outcome: .errored(StepError(type: "template", message: "m", hint: "h",
+                                                                                  location: range, details: "d"))),
+            StepResult(name: "d", phase: .auth, outcome: .skipped(reason: SkipReason.conditionFalse)),
+        ]
+        let workflow = WorkflowResult(file: "w.yaml", name: "w", description: "d", tags: ["t"], steps: steps,
+                                      startedAt: Timestamp(microsecondsSince1970: 7), durationMicroseconds: 8)
+        return RunResult(workflows: [workflow], startedAt: Timestamp(microsecondsSince1970: 9), durationMicroseconds: 10,
+                         interruption: Interruption(signal: 15, signalName: "SIGTERM"))
+    }
+
+    @Test("a report of results with every optional key set matches the schema, and decodes back equal")
+    func everyKey() throws {
+        let text = JSONReport.render(fullResult())
+        let violations = try schema().validate(try JSONValue.parse(text))
+        #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
+        #expect(try JSONReport.decode(text) == JSONReport.Document(fullResult()))
+        #expect(try JSONReport.decode(text).formatVersion == JSONReport.formatVersion)
+    }
+
+    @Test("an empty run (nothing selected, nothing known) matches the schema")
+    func emptyRun() throws {
+        let violations = try schema().validate(try JSONValue.parse(JSONReport.render(RunResult(workflows: [], durationMicroseconds: 0))))
+        #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
+    }
+
+    @Test("the summary counts each outcome, each for_each item and each attempt")
+    func summary() {
+        let summary = JSONReport.Summary(fullResult())
+        #expect([summary.steps, summary.passedSteps, summary.failedSteps, summary.erroredSteps, summary.skippedSteps] as [Int] == [4, 1, 1, 1, 1])
+        #expect(summary.attempts == 1)
+        #expect(summary.failedWorkflows == 1)
+        #expect(summary.interrupted && !summary.passed)
+    }
+
+    @Test("the schema is draft 2020-12 and says required and additionalProperties: false for every object")
+    func strictEverywhere() throws {
+        let value = try JSONValue.parse(try String(contentsOf: Self.schemaURL, encoding: .utf8))
+        #expect(value["$schema"]?.stringValue == "https://json-schema.org/draft/2020-12/schema")
+        var objects = 0
+        func visit(_ node: JSONValue, _ path: String) {
+            guard case .object(let object) = node else {
+                if case .array(let items) = node { for (index, item) in items.enumerated() { visit(item, "\(path)/\(index)") } }
+                return
+            }
+            if object["type"] == .string("object") {
+                objects += 1
+                #expect(object["additionalProperties"] == .bool(false), "\(path): no additionalProperties: false")
+                #expect(object["required"] != nil, "\(path): no required")
+            }
+            for (key, child) in object { visit(child, "\(path)/\(key)") }
+        }
+        visit(value, "")
+        #expect(objects >= 20)
+    }
+}
