@@ -686,9 +686,12 @@ final class WorkflowRunner {
     /// attempt's secret captures included) and with its bodies cut.
     private func recordedAttempt(_ request: HTTPRequest, _ outcome: Result<HTTPResponse, HTTPError>,
                                  expectations: [ExpectationResult], start: Int) -> Attempt {
-        AttemptRecorder(policy: registry.policy).attempt(
+        let policy = registry.policy
+        var attempt = AttemptRecorder(policy: policy).attempt(
             request, outcome: outcome, expectations: expectations, startedAt: clock.timestamp(at: start),
             startMicroseconds: start, durationMicroseconds: clock.elapsedMicroseconds(since: start))
+        if engine.settings.curlCommands { attempt.curl = CurlCommand(policy: policy).render(request) }
+        return attempt
     }
 
     private func record(_ result: StepResult) {

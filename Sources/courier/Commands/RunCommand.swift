@@ -29,6 +29,7 @@ enum RunCommand {
         .init(names: ["--max-body-size"], value: "SIZE", help: "largest response body kept in memory (10MB, 1GiB, bytes; default 256MiB)"),
         .init(names: ["--junit"], value: "FILE", help: "write a JUnit XML report to FILE ('-': standard output, the console then on standard error)"),
         .init(names: ["--verbose", "-v"], value: nil, help: "print every request and response"),
+        .init(names: ["--curl"], value: nil, help: "print a curl command reproducing each failed request (secrets as shell variables)"),
         .init(names: ["--quiet", "-q"], value: nil, help: "print only failures, warnings and the summary"),
         .init(names: ["--color"], value: "WHEN", help: "auto, always or never (NO_COLOR is honoured)"),
         .init(names: ["--help", "-h"], value: nil, help: "show this help"),
@@ -120,6 +121,7 @@ enum RunCommand {
         consoleOptions.verbose = parsed.has("--verbose")
         // What -v prints of each request is what went on the wire.
         settings.recordSentRequests = consoleOptions.verbose
+        settings.curlCommands = parsed.has("--curl")
         // What is running, on a terminal only: a log or a pipe gets the blocks alone.
         consoleOptions.statusLine = !consoleOptions.quiet && isatty(consoleOutput.fileDescriptor) == 1
         let console = ConsoleReporter(options: consoleOptions, sources: sources, output: consoleOutput)
