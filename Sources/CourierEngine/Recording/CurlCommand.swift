@@ -123,8 +123,14 @@ struct CurlCommand {
 
         var lines = used.map { "# export \($0)=…" }
         lines += notes
-        lines.append(arguments.joined(separator: " "))
-        return policy.mask(lines.joined(separator: "\n"))
+        let command = arguments.joined(separator: " ")
+        let masked = policy.mask(command)
+        if masked != command {
+            // A secret sent encoded (JSON-escaped, base64, percent-encoded in the path): no variable holds that form.
+            lines.append("# \(MaskingPolicy.mask) stands for a secret sent in an encoded form: put that form in before running")
+        }
+        lines.append(masked)
+        return lines.joined(separator: "\n")
     }
 
     private func options(_ options: HTTPRequestOptions, option: (String, String) -> Void, flag: (String) -> Void) {
