@@ -7,8 +7,8 @@ import CourierSecrets
 /// masked (`***` cannot be sent again). Each secret value is replaced by a shell
 /// variable named after the secret (`$COURIER_SECRET_TOKEN`); a comment line
 /// before the command names the variables to export. What is left is masked
-/// with the policy as a last guard, so a secret in a form the substitution does
-/// not see (percent-encoded, base64) shows as `***`, never in clear.
+/// with the policy before it is quoted, so a secret in a form the substitution
+/// does not see (JSON-escaped, percent-encoded, base64) shows as `***`.
 ///
 ///     # export COURIER_SECRET_TOKEN=…
 ///     curl -H "Authorization: Bearer $COURIER_SECRET_TOKEN" 'http://127.0.0.1:8080/me'
@@ -51,10 +51,18 @@ struct CurlCommand {
         var notes: [String] = []
         var arguments: [String] = ["curl"]
 
+        var maskedAny = false
         func argument(_ text: String) -> String {
-            let segments = Self.segments(of: text, substitutions: substitutions)
+            // Masked before quoting: quoting splits a form (`'` becomes `'\''`) so that no
+            // mask would find it afterwards.
+            let segments = Self.segments(of: text, substitutions: substitutions).map { segment -> Segment in
+                guard case .text(let literal) = segment else { return segment }
+                let masked = policy.mask(literal)
+                if masked != literal { maskedAny = true }
+                return .text(masked)
+            }
             for case .variable(let name) in segments where !used.contains(name) { used.append(name) }
-            return Self.quoted(segments, policy: policy)
+            return Self.quoted(segments)
         }
         func option(_ name: String, _ value: String) {
             arguments.append(name)
@@ -124,8 +132,9 @@ struct CurlCommand {
         var lines = used.map { "# export \($0)=…" }
         lines += notes
         let command = arguments.joined(separator: " ")
+        // Masked once more whole, as every output is (a form across two arguments).
         let masked = policy.mask(command)
-        if masked != command {
+        if maskedAny || masked != command {
             // A secret sent encoded (JSON-escaped, base64, percent-encoded in the path): no variable holds that form.
             lines.append("# \(MaskingPolicy.mask) stands for a secret sent in an encoded form: put that form in before running")
         }
@@ -245,7 +254,7 @@ struct CurlCommand {
 
     /// Literal text in single quotes (`'\''` for a quote); variables, and the
     /// literal text around them when it can, in double quotes.
-    private static func quoted(_ segments: [Segment], policy: MaskingPolicy) -> String {
+    private static func quoted(_ segments: [Segment]) -> String {
         if segments.count == 1, case .text(let text) = segments[0] {
             if !text.isEmpty && text.unicodeScalars.allSatisfy(isPlain) { return text }
             return singleQuoted(text)
