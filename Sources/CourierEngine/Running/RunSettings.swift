@@ -36,6 +36,8 @@ package struct RunSettings: Sendable {
     package var recordSentRequests = false
     /// `--curl`: each attempt keeps a `curl` command reproducing its request (``Attempt/curl``).
     package var curlCommands = false
+    /// `--dry-run`: build and record every request, send none (``DryRun``).
+    package var dryRun = false
     /// `--max-body-size`: response bodies above this size fail the step. Default 256 MiB.
     package var maxResponseBytes = 256 * 1024 * 1024
     /// The run's secrets: the engine registers every secret value it meets here

@@ -42,6 +42,9 @@ final class WorkflowRunner {
     /// How often a capture has defined each name: an include restores its `vars` only where
     /// nothing defined them inside (by definition, never by comparing values).
     private var captureDefinitions: [String: Int] = [:]
+    /// `--dry-run`: the names that hold a capture's placeholder (and `steps`, whose
+    /// values come from responses), which an `if` or `for_each` may not decide on.
+    private var dryRunPlaceholders: Set<String> = ["steps"]
     /// One jar per workflow run, so runs never see each other's sessions.
     private let cookieJar = CookieJar()
     /// The `auth:` flow's state: credentials are this workflow's own (spec section 9).
@@ -285,6 +288,16 @@ final class WorkflowRunner {
 
     /// Runs a step (every item of a `for_each`); returns whether it failed.
     private func runStep(_ step: Step, phase: StepPhase, context: StepContext) async -> Bool {
+        if engine.settings.dryRun {
+            var reason = step.condition.flatMap { DryRun.notRenderedReason("if", $0, captures: dryRunPlaceholders) }
+            if reason == nil, case .expression(let expression)? = step.forEach {
+                reason = DryRun.notRenderedReason("for_each", expression, captures: dryRunPlaceholders)
+            }
+            if let reason {
+                skip(step, phase: phase, context: context, reason: reason)
+                return false
+            }
+        }
         if let condition = step.condition {
             do {
                 guard try renderer.condition(condition) else {
@@ -560,6 +573,7 @@ final class WorkflowRunner {
         for proxy in [httpRequest.options.proxy] + URLCredentials.proxyEnvironmentVariables.map({ engine.settings.environment[$0] }) {
             if let proxy { addURLCredentials(of: proxy) }
         }
+        if engine.settings.dryRun { return dryRunOutcome(httpRequest, step: step) }
         let attemptStart = clock.elapsedMicroseconds()
         let response: HTTPResponse
         do {
@@ -678,6 +692,22 @@ final class WorkflowRunner {
         let result = await task.value
         if let token { engine.control.removeDeadlineHandler(token) }
         return try result.get()
+    }
+
+    /// `--dry-run`: the request as built, not sent; each capture holds its placeholder.
+    private func dryRunOutcome(_ request: HTTPRequest, step: Step) -> AttemptOutcome {
+        let policy = registry.policy
+        var record = Attempt(startedAt: clock.timestamp(at: clock.elapsedMicroseconds()),
+                             request: AttemptRecorder(policy: policy).request(request, sent: []))
+        if engine.settings.curlCommands { record.curl = CurlCommand(policy: policy).render(request) }
+        var outcome = AttemptOutcome(record: record)
+        outcome.method = request.method
+        for capture in step.capture {
+            dryRunPlaceholders.insert(capture.name.value)
+            outcome.captures.append(CapturedValue(name: capture.name.value, value: DryRun.placeholder(forCapture: capture.name.value),
+                                                  secret: false))
+        }
+        return outcome
     }
 
     // MARK: - Recording
