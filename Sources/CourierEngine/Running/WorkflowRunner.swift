@@ -444,8 +444,13 @@ final class WorkflowRunner {
         // Logins are entries of their own, with their own time: not counted twice in the step's.
         var loginMicroseconds = 0
         func result(_ outcome: StepOutcome, captures: [CapturedValue] = []) -> StepResult {
-            StepResult(name: stepName, phase: phase, location: step.range, iteration: iteration,
-                       outcome: outcome, attempts: outcomes.compactMap(\.record), captures: captures,
+            var attempts = outcomes.compactMap(\.record)
+            // `--curl` reproduces failed requests: a step that passed keeps no command.
+            if !outcome.isProblem {
+                for index in attempts.indices { attempts[index].curl = nil }
+            }
+            return StepResult(name: stepName, phase: phase, location: step.range, iteration: iteration,
+                       outcome: outcome, attempts: attempts, captures: captures,
                        startedAt: clock.timestamp(at: start),
                        durationMicroseconds: max(0, clock.elapsedMicroseconds(since: start) - loginMicroseconds))
         }
