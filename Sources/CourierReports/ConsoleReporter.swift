@@ -229,6 +229,7 @@ package final class ConsoleReporter: Sendable {
             if !options.verbose, let attempt = step.attempts.last {
                 out += indent(Transcript.render(attempt, policy: policy, bodyLimit: 2048)) + "\n"
             }
+            if let curl = step.attempts.last?.curl { out += indent(curl) + "\n" }
         }
         return out
     }

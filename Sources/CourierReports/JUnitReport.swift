@@ -75,13 +75,15 @@ package enum JUnitReport {
         }
         // The request and response of failed steps and every attempt of retried ones.
         if step.outcome.isProblem || step.attempts.count > 1 {
-            let transcripts = step.attempts.enumerated().map { index, attempt in
+            var transcripts = step.attempts.enumerated().map { index, attempt in
                 // Each attempt's own duration; the testcase's time is the step's wall clock, waits included.
                 let header = step.attempts.count > 1
                     ? "--- attempt \(index + 1) of \(step.attempts.count) (\(seconds(attempt.durationMicroseconds)) s)\n" : ""
                 let retry = attempt.retry.map { "\n* \($0.message)" } ?? ""
                 return header + Transcript.render(attempt, policy: policy) + retry
             }
+            // `--curl`: the command reproducing the deciding attempt, of failed steps only.
+            if step.outcome.isProblem, let curl = step.attempts.last?.curl { transcripts.append(curl) }
             if !transcripts.isEmpty {
                 body += "      <system-out>\(text(transcripts.joined(separator: "\n\n")))</system-out>\n"
             }

@@ -21,6 +21,9 @@ package struct Attempt: Sendable, Codable, Equatable {
     package var expectations: [ExpectationResult]
     /// Set when another attempt followed: why, and the wait before it.
     package var retry: AttemptRetry?
+    /// With `--curl`: a `curl` command reproducing the request, secrets as shell
+    /// variables (`$COURIER_SECRET_TOKEN`) named on a `# export` line before it.
+    package var curl: String?
 
     package init(startedAt: Timestamp = .zero, startMicroseconds: Int = 0, durationMicroseconds: Int = 0,
                  request: RequestRecord, redirects: [ExchangeRecord] = [], response: ResponseRecord? = nil,

@@ -34,6 +34,10 @@ package struct RunSettings: Sendable {
     /// `Cookie` …) for every request, into each hop's `sent` record: on with `-v`. Without
     /// it they are read back only where libcurl may add credentials of its own.
     package var recordSentRequests = false
+    /// `--curl`: each attempt keeps a `curl` command reproducing its request (``Attempt/curl``).
+    package var curlCommands = false
+    /// `--dry-run`: build and record every request, send none (``DryRun``).
+    package var dryRun = false
     /// `--max-body-size`: response bodies above this size fail the step. Default 256 MiB.
     package var maxResponseBytes = 256 * 1024 * 1024
     /// The run's secrets: the engine registers every secret value it meets here

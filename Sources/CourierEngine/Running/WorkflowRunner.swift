@@ -42,6 +42,9 @@ final class WorkflowRunner {
     /// How often a capture has defined each name: an include restores its `vars` only where
     /// nothing defined them inside (by definition, never by comparing values).
     private var captureDefinitions: [String: Int] = [:]
+    /// `--dry-run`: the names that hold a capture's placeholder (and `steps`, whose
+    /// values come from responses), which an `if` or `for_each` may not decide on.
+    private var dryRunPlaceholders: Set<String> = ["steps"]
     /// One jar per workflow run, so runs never see each other's sessions.
     private let cookieJar = CookieJar()
     /// The `auth:` flow's state: credentials are this workflow's own (spec section 9).
@@ -285,6 +288,16 @@ final class WorkflowRunner {
 
     /// Runs a step (every item of a `for_each`); returns whether it failed.
     private func runStep(_ step: Step, phase: StepPhase, context: StepContext) async -> Bool {
+        if engine.settings.dryRun {
+            var reason = step.condition.flatMap { DryRun.notRenderedReason("if", $0, captures: dryRunPlaceholders) }
+            if reason == nil, case .expression(let expression)? = step.forEach {
+                reason = DryRun.notRenderedReason("for_each", expression, captures: dryRunPlaceholders)
+            }
+            if let reason {
+                skip(step, phase: phase, context: context, reason: reason)
+                return false
+            }
+        }
         if let condition = step.condition {
             do {
                 guard try renderer.condition(condition) else {
@@ -431,8 +444,13 @@ final class WorkflowRunner {
         // Logins are entries of their own, with their own time: not counted twice in the step's.
         var loginMicroseconds = 0
         func result(_ outcome: StepOutcome, captures: [CapturedValue] = []) -> StepResult {
-            StepResult(name: stepName, phase: phase, location: step.range, iteration: iteration,
-                       outcome: outcome, attempts: outcomes.compactMap(\.record), captures: captures,
+            var attempts = outcomes.compactMap(\.record)
+            // `--curl` reproduces failed requests: a step that passed keeps no command.
+            if !outcome.isProblem {
+                for index in attempts.indices { attempts[index].curl = nil }
+            }
+            return StepResult(name: stepName, phase: phase, location: step.range, iteration: iteration,
+                       outcome: outcome, attempts: attempts, captures: captures,
                        startedAt: clock.timestamp(at: start),
                        durationMicroseconds: max(0, clock.elapsedMicroseconds(since: start) - loginMicroseconds))
         }
@@ -560,6 +578,7 @@ final class WorkflowRunner {
         for proxy in [httpRequest.options.proxy] + URLCredentials.proxyEnvironmentVariables.map({ engine.settings.environment[$0] }) {
             if let proxy { addURLCredentials(of: proxy) }
         }
+        if engine.settings.dryRun { return dryRunOutcome(httpRequest, step: step) }
         let attemptStart = clock.elapsedMicroseconds()
         let response: HTTPResponse
         do {
@@ -680,15 +699,34 @@ final class WorkflowRunner {
         return try result.get()
     }
 
+    /// `--dry-run`: the request as built, not sent; each capture holds its placeholder.
+    private func dryRunOutcome(_ request: HTTPRequest, step: Step) -> AttemptOutcome {
+        let policy = registry.policy
+        var record = Attempt(startedAt: clock.timestamp(at: clock.elapsedMicroseconds()),
+                             request: AttemptRecorder(policy: policy).request(request, sent: []))
+        if engine.settings.curlCommands { record.curl = CurlCommand(policy: policy).render(request) }
+        var outcome = AttemptOutcome(record: record)
+        outcome.method = request.method
+        for capture in step.capture {
+            dryRunPlaceholders.insert(capture.name.value)
+            outcome.captures.append(CapturedValue(name: capture.name.value, value: DryRun.placeholder(forCapture: capture.name.value),
+                                                  secret: false))
+        }
+        return outcome
+    }
+
     // MARK: - Recording
 
     /// The attempt as a plain record, masked with the registry as it is now (this
     /// attempt's secret captures included) and with its bodies cut.
     private func recordedAttempt(_ request: HTTPRequest, _ outcome: Result<HTTPResponse, HTTPError>,
                                  expectations: [ExpectationResult], start: Int) -> Attempt {
-        AttemptRecorder(policy: registry.policy).attempt(
+        let policy = registry.policy
+        var attempt = AttemptRecorder(policy: policy).attempt(
             request, outcome: outcome, expectations: expectations, startedAt: clock.timestamp(at: start),
             startMicroseconds: start, durationMicroseconds: clock.elapsedMicroseconds(since: start))
+        if engine.settings.curlCommands { attempt.curl = CurlCommand(policy: policy).render(request) }
+        return attempt
     }
 
     private func record(_ result: StepResult) {

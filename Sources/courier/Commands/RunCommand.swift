@@ -30,6 +30,8 @@ enum RunCommand {
         .init(names: ["--junit"], value: "FILE", help: "write a JUnit XML report to FILE ('-': standard output, the console then on standard error)"),
         .init(names: ["--json"], value: "FILE", help: "write a JSON report to FILE (docs/report.schema.json; '-': standard output)"),
         .init(names: ["--verbose", "-v"], value: nil, help: "print every request and response"),
+        .init(names: ["--dry-run"], value: nil, help: "render every request and print it; send nothing (exit 2 if one does not render)"),
+        .init(names: ["--curl"], value: nil, help: "print a curl command reproducing each failed request (secrets as shell variables)"),
         .init(names: ["--quiet", "-q"], value: nil, help: "print only failures, warnings and the summary"),
         .init(names: ["--color"], value: "WHEN", help: "auto, always or never (NO_COLOR is honoured)"),
         .init(names: ["--help", "-h"], value: nil, help: "show this help"),
@@ -118,9 +120,12 @@ enum RunCommand {
         var consoleOptions = ConsoleReporter.Options()
         consoleOptions.color = Output.useColor(parsed.last("--color"), fileDescriptor: consoleOutput.fileDescriptor)
         consoleOptions.quiet = parsed.has("--quiet")
-        consoleOptions.verbose = parsed.has("--verbose")
+        settings.dryRun = parsed.has("--dry-run")
+        // A dry run is there to show the requests.
+        consoleOptions.verbose = parsed.has("--verbose") || settings.dryRun
         // What -v prints of each request is what went on the wire.
         settings.recordSentRequests = consoleOptions.verbose
+        settings.curlCommands = parsed.has("--curl")
         // What is running, on a terminal only: a log or a pipe gets the blocks alone.
         consoleOptions.statusLine = !consoleOptions.quiet && isatty(consoleOutput.fileDescriptor) == 1
         let console = ConsoleReporter(options: consoleOptions, sources: sources, output: consoleOutput)
@@ -160,6 +165,8 @@ enum RunCommand {
 
         // 3. Reports: written even when steps failed or the run was interrupted.
         var status = result.passed ? ExitCode.passed : ExitCode.failed
+        // A dry run fails only where a request did not render: the command was wrong, not the API.
+        if settings.dryRun && !result.passed { status = ExitCode.invalid }
         let failures = reports.write(result)
         for failure in failures { Output.err("error: \(failure)\n") }
         if !failures.isEmpty { status = ExitCode.internalError }

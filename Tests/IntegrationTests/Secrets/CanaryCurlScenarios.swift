@@ -1,0 +1,56 @@
+/// `--curl` and `--dry-run` (issue 13): the command printed for a failed request names
+/// each secret as a shell variable, a dry run prints every request; no form of a secret
+/// may appear, wherever it was sent. (No
+/// header here: the canary's newline cannot go into one; CurlCommandTests covers headers.)
+extension CanaryScenario {
+    static let curl: [CanaryScenario] = [
+        CanaryScenario(number: 43, title: "--curl: a secret in the query, a JSON and a text body") { c in
+            Setup(files: ["flow.yaml": """
+                name: canary 43
+                secrets:
+                  pw: "{{ env.CANARY_A }}"
+                steps:
+                  - name: json body
+                    request:
+                      method: POST
+                      url: "\(c.base)/echo"
+                      query: { k: "{{ pw }}" }
+                      json: { pw: "{{ pw }}" }
+                    \(failOnPurpose)
+                  - name: text body
+                    request:
+                      method: PUT
+                      url: "\(c.base)/echo?raw={{ pw }}"
+                      body: "pw={{ pw }}"
+                    \(failOnPurpose)
+                """],
+                  environment: ["CANARY_A": c.canary()],
+                  arguments: ["--curl"],
+                  secrets: [.string("pw", c.canary())])
+        },
+        CanaryScenario(number: 44, title: "--dry-run: a secret in the query, a JSON and a text body, base64, and a secret capture") { c in
+            Setup(files: ["flow.yaml": """
+                name: canary 44
+                secrets:
+                  pw: "{{ env.CANARY_A }}"
+                steps:
+                  - name: json body
+                    request:
+                      method: POST
+                      url: "\(c.base)/echo"
+                      query: { k: "{{ pw }}" }
+                      json: { pw: "{{ pw }}" }
+                    capture:
+                      token: { json: $.json.pw, secret: true }
+                  - name: after a capture
+                    request:
+                      url: "\(c.base)/echo?t={{ token }}&k={{ pw | base64_encode }}"
+                      body: "pw={{ pw }}"
+                """],
+                  environment: ["CANARY_A": c.canary()],
+                  arguments: ["--dry-run"],
+                  secrets: [.string("pw", c.canary())],
+                  expectedStatus: 0)
+        },
+    ]
+}
