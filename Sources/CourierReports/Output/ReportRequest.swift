@@ -11,7 +11,7 @@ import CourierSecrets
 ///     try request.write(result, maskingWith: registry)
 package struct ReportRequest: Sendable, Equatable {
     package enum Format: String, Sendable, CaseIterable {
-        case junit
+        case junit, html
 
         /// The command-line option that asks for it.
         package var option: String { "--\(rawValue)" }
@@ -20,6 +20,7 @@ package struct ReportRequest: Sendable, Equatable {
         package var title: String {
             switch self {
             case .junit: "JUnit report"
+            case .html: "HTML report"
             }
         }
 
@@ -28,6 +29,7 @@ package struct ReportRequest: Sendable, Equatable {
         package func render(_ run: RunResult, policy: MaskingPolicy) -> String {
             switch self {
             case .junit: JUnitReport.render(run, policy: policy)
+            case .html: HTMLReport.render(run, policy: policy)
             }
         }
     }

@@ -28,6 +28,7 @@ enum RunCommand {
         .init(names: ["--proxy"], value: "URL", help: "proxy URL for every request"),
         .init(names: ["--max-body-size"], value: "SIZE", help: "largest response body kept in memory (10MB, 1GiB, bytes; default 256MiB)"),
         .init(names: ["--junit"], value: "FILE", help: "write a JUnit XML report to FILE ('-': standard output, the console then on standard error)"),
+        .init(names: ["--html"], value: "FILE", help: "write a self-contained HTML report to FILE ('-': standard output)"),
         .init(names: ["--verbose", "-v"], value: nil, help: "print every request and response"),
         .init(names: ["--quiet", "-q"], value: nil, help: "print only failures, warnings and the summary"),
         .init(names: ["--color"], value: "WHEN", help: "auto, always or never (NO_COLOR is honoured)"),
