@@ -5,7 +5,7 @@ import CourierResults
 extension HTMLReport {
     static func attempt(_ attempt: Attempt, number: Int, of count: Int, bodyLimit: Int, _ context: Context) -> String {
         var html = "<div class=\"attempt\">"
-        var heading = count > 1 ? "attempt \(number) of \(count) · " : ""
+        var heading = count > 1 ? "attempt \(number) of \(count) · " : "request · "
         heading += duration(attempt.durationMicroseconds)
         html += "<h4>\(context.text(heading))</h4>"
         if let retry = attempt.retry {
