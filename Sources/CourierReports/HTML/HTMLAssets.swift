@@ -16,6 +16,7 @@ enum HTMLAssets {
         .counts span{margin-right:14px;font-weight:600}
         .counts .n-ok{color:var(--ok)}.counts .n-fail{color:var(--fail)}.counts .n-err{color:var(--err)}.counts .n-skip{color:var(--skip)}
         .meta{color:#57606a;font-size:12px}
+        .recap{margin:6px 0 0;padding-left:22px;max-height:30vh;overflow:auto;font-size:13px}.recap a{color:var(--fail)}
         .banner{margin:6px 0 0;padding:4px 8px;background:#fff8c5;border:1px solid #d4a72c;border-radius:4px}
         nav{margin-top:6px}nav button{font:inherit;font-size:12px;margin-right:6px;padding:2px 8px;border:1px solid var(--line);border-radius:4px;background:var(--soft);cursor:pointer}
         details{border-left:3px solid var(--line);margin:4px 0;padding-left:8px}

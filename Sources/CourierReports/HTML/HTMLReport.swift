@@ -34,8 +34,8 @@ package enum HTMLReport {
             """
         page += summary(run, context)
         page += "<main>\n"
-        for workflow in run.workflows {
-            page += self.workflow(workflow, context)
+        for (index, workflow) in run.workflows.enumerated() {
+            page += self.workflow(workflow, index: index, context)
         }
         page += "</main>\n<script>\(HTMLAssets.script)</script>\n</body></html>\n"
         return page
@@ -75,6 +75,7 @@ package enum HTMLReport {
         if let interruption = run.interruption {
             html += "<div class=\"banner\">The run was \(context.text(interruption.description)): the steps that ran are reported, the rest are skipped.</div>\n"
         }
+        html += recap(run, context)
         // Shown by the script: without it, the page is still whole (every <details> opens by hand).
         html += "<nav hidden><button data-act=\"open\">expand all</button><button data-act=\"close\">collapse all</button>"
             + "<button data-act=\"problems\">only failures</button></nav>\n"
@@ -82,9 +83,38 @@ package enum HTMLReport {
         return html
     }
 
+    /// At most this many failed steps are linked from the top; the rest are counted.
+    static let recapLimit = 50
+
+    /// One line per failed or errored step, linking to it, so a failure among 1,000
+    /// steps is one click away (in-page links only: `#s0-12`).
+    private static func recap(_ run: RunResult, _ context: Context) -> String {
+        var lines: [String] = []
+        var more = 0
+        for (index, workflow) in run.workflows.enumerated() {
+            for (number, step) in workflow.steps.enumerated() where step.outcome.isProblem {
+                guard lines.count < recapLimit else { more += 1; continue }
+                let reason: String = switch step.outcome {
+                case .failed(let failures): failures.first?.message ?? "expectation failed"
+                case .errored(let error): "\(error.type): \(error.message)"
+                case .passed, .skipped: ""
+                }
+                let shown = MaskedCut.cut(reason, maxBytes: 160, policy: context.policy)
+                lines.append("<li><a href=\"#\(anchor(index, number))\">\(context.text(workflow.name)) › \(context.text(step.displayName))</a>"
+                    + " <span class=\"dim\">\(context.text(shown))</span></li>")
+            }
+        }
+        guard !lines.isEmpty else { return "" }
+        if more > 0 { lines.append("<li class=\"dim\">and \(more) more</li>") }
+        return "<ol class=\"recap\">" + lines.joined() + "</ol>\n"
+    }
+
+    /// The id of a failed step's `<details>`: made of numbers only, never of a name.
+    private static func anchor(_ workflow: Int, _ step: Int) -> String { "s\(workflow)-\(step)" }
+
     // MARK: - Workflows and steps
 
-    private static func workflow(_ workflow: WorkflowResult, _ context: Context) -> String {
+    private static func workflow(_ workflow: WorkflowResult, index: Int, _ context: Context) -> String {
         let counts = StepCounts(workflow.steps)
         let kind = workflow.passed ? (counts.total > 0 && counts.skipped == counts.total ? "skipped" : "ok") : "failed"
         var html = "<details class=\"wf \(kind)\"\(workflow.passed ? "" : " open")><summary>"
@@ -96,21 +126,21 @@ package enum HTMLReport {
         if let description = workflow.description, !description.isEmpty {
             html += "<div class=\"meta\">\(context.text(description))</div>\n"
         }
-        for step in workflow.steps {
-            html += self.step(step, context)
+        for (number, step) in workflow.steps.enumerated() {
+            html += self.step(step, id: anchor(index, number), context)
         }
         html += "</details>\n"
         return html
     }
 
-    private static func step(_ step: StepResult, _ context: Context) -> String {
+    private static func step(_ step: StepResult, id: String, _ context: Context) -> String {
         let (kind, badge): (String, String) = switch step.outcome {
         case .passed: ("ok", "PASS")
         case .failed: ("failed", "FAIL")
         case .errored: ("errored", "ERROR")
         case .skipped: ("skipped", "SKIP")
         }
-        var html = "<details class=\"step \(kind)\"\(step.outcome.isProblem ? " open" : "")><summary>"
+        var html = "<details class=\"step \(kind)\"\(step.outcome.isProblem ? " id=\"\(id)\" open" : "")><summary>"
         html += "<span class=\"b\">\(badge)</span>\(context.text(step.displayName))"
         var dim: [String] = []
         if step.phase != .steps { dim.append(step.phase.rawValue) }
