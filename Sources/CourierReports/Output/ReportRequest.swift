@@ -13,6 +13,7 @@ package struct ReportRequest: Sendable, Equatable {
     package enum Format: String, Sendable, CaseIterable {
         case junit
         case json
+        case html
 
         /// The command-line option that asks for it.
         package var option: String { "--\(rawValue)" }
@@ -22,6 +23,7 @@ package struct ReportRequest: Sendable, Equatable {
             switch self {
             case .junit: "JUnit report"
             case .json: "JSON report"
+            case .html: "HTML report"
             }
         }
 
@@ -31,6 +33,7 @@ package struct ReportRequest: Sendable, Equatable {
             switch self {
             case .junit: JUnitReport.render(run, policy: policy)
             case .json: JSONReport.render(run)
+            case .html: HTMLReport.render(run, policy: policy)
             }
         }
     }

@@ -29,6 +29,7 @@ enum RunCommand {
         .init(names: ["--max-body-size"], value: "SIZE", help: "largest response body kept in memory (10MB, 1GiB, bytes; default 256MiB)"),
         .init(names: ["--junit"], value: "FILE", help: "write a JUnit XML report to FILE ('-': standard output, the console then on standard error)"),
         .init(names: ["--json"], value: "FILE", help: "write a JSON report to FILE (docs/report.schema.json; '-': standard output)"),
+        .init(names: ["--html"], value: "FILE", help: "write a self-contained HTML report to FILE ('-': standard output)"),
         .init(names: ["--verbose", "-v"], value: nil, help: "print every request and response"),
         .init(names: ["--dry-run"], value: nil, help: "render every request and print it; send nothing (exit 2 if one does not render)"),
         .init(names: ["--curl"], value: nil, help: "print a curl command reproducing each failed request (secrets as shell variables)"),
