@@ -69,9 +69,10 @@ package final class ConsoleReporter: Sendable {
         case .workflowStarted(let file, let name):
             text = options.quiet ? "" : style("\(file)", .bold) + (name.isEmpty ? "" : " — \(name)") + "\n"
         case .stepFinished(_, let step):
-            text = options.quiet ? "" : stepLine(step)
+            // With -v the step's exchanges follow its line at once, not at the workflow's end.
+            text = options.quiet ? "" : stepLine(step) + (options.verbose ? verboseTranscripts(step) : "")
         case .workflowFinished(let workflow):
-            text = failureBlocks(workflow) + (options.verbose ? verboseTranscripts(workflow) : "")
+            text = failureBlocks(workflow)
         case .warning(_, let message): text = "warning: \(message)\n"
         case .attemptRetried(_, let step, let retry):
             // As it happens, before the step's own line: a long wait is never a silent one.
@@ -153,8 +154,51 @@ package final class ConsoleReporter: Sendable {
         output.write((erase ? Self.eraseLine : "") + summary(run))
     }
 
-    /// The closing lines: counts per outcome and the wall-clock time.
+    /// The closing lines: the recap of failed steps, counts per outcome, the
+    /// wall-clock time and the requests sent.
     package func summary(_ run: RunResult) -> String {
+        recap(run) + counts(run)
+    }
+
+    /// One line per failed or errored step (`file:line  workflow › step  — reason`),
+    /// so that a long log needs no scrolling back to find what failed.
+    package func recap(_ run: RunResult) -> String {
+        var lines = ""
+        for workflow in run.workflows {
+            for step in workflow.steps {
+                let reason: String
+                switch step.outcome {
+                case .failed(let failures):
+                    let first = failures.first?.message ?? "expectation failed"
+                    reason = failures.count > 1 ? "\(first) (and \(failures.count - 1) more)" : first
+                case .errored(let error): reason = error.message
+                case .passed, .skipped: continue
+                }
+                let place = step.location.map { "\($0.start.file):\($0.start.line)" } ?? workflow.file
+                let title = workflow.name.isEmpty ? workflow.file : workflow.name
+                // The reason is the run's text: masked like every line (the door masks again).
+                lines += "  \(place)  \(title) › \(step.displayName)  — \(output.policy.mask(Self.firstLine(reason)))\n"
+            }
+        }
+        return lines.isEmpty ? "" : "\n" + style("Failed:", .bold) + "\n" + lines
+    }
+
+    private static func firstLine(_ text: String) -> String {
+        String(text.prefix { !$0.isNewline })
+    }
+
+    /// `, 12 requests (40.1/s)`: every request sent, redirects and retries included.
+    static func requestRate(_ run: RunResult) -> String {
+        let requests = run.workflows.flatMap(\.steps).flatMap(\.attempts).reduce(0) { count, attempt in
+            // A transfer that failed before a response may not have sent anything; it is still a try.
+            count + attempt.redirects.count + 1
+        }
+        let seconds = Double(max(1, run.durationMicroseconds)) / 1_000_000
+        return ", \(requests) request\(requests == 1 ? "" : "s") (\(String(format: "%.1f", Double(requests) / seconds))/s)"
+    }
+
+    /// Counts per outcome, time and requests, then PASSED, FAILED or INTERRUPTED.
+    private func counts(_ run: RunResult) -> String {
         var passed = 0, failed = 0, errored = 0, skipped = 0
         for step in run.workflows.flatMap(\.steps) {
             switch step.outcome {
@@ -177,7 +221,8 @@ package final class ConsoleReporter: Sendable {
         text += (notRun > 0 ? ", \(notRun) not run" : "") + "),"
         let steps = passed + failed + errored + skipped
         text += " \(steps) step\(steps == 1 ? "" : "s"): \(passed) passed, \(failed) failed,"
-        text += " \(errored) errored, \(skipped) skipped in \(Self.duration(run.durationMicroseconds))\n"
+        text += " \(errored) errored, \(skipped) skipped in \(Self.duration(run.durationMicroseconds))"
+        text += Self.requestRate(run) + "\n"
         if run.interrupted {
             let reason = run.interruption?.signalName ?? ""
             text += style("INTERRUPTED", .boldRed) + (reason.isEmpty ? "" : " by \(reason)") + "\n"
@@ -233,15 +278,13 @@ package final class ConsoleReporter: Sendable {
         return out
     }
 
-    private func verboseTranscripts(_ workflow: WorkflowResult) -> String {
+    private func verboseTranscripts(_ step: StepResult) -> String {
         let policy = output.policy
         var out = ""
-        for step in workflow.steps {
-            for (index, attempt) in step.attempts.enumerated() {
-                out += "\n" + style("\(step.displayName) — attempt \(index + 1)", .dim) + "\n"
-                out += indent(Transcript.render(attempt, policy: policy)) + "\n"
-                if let retry = attempt.retry { out += indent("* " + retry.message) + "\n" }
-            }
+        for (index, attempt) in step.attempts.enumerated() {
+            out += "\n" + style("\(step.displayName) — attempt \(index + 1)", .dim) + "\n"
+            out += indent(Transcript.render(attempt, policy: policy, verbose: true)) + "\n"
+            if let retry = attempt.retry { out += indent("* " + retry.message) + "\n" }
         }
         return out
     }
