@@ -35,6 +35,8 @@ package final class ConsoleReporter: Sendable {
     private let output: MaskedOutput
     /// Events arrive from several workflows at once: the blocks not printed yet, in start order.
     private let state = Mutex(Blocks())
+    /// With -v, login steps whose exchanges are not shown yet, per workflow file.
+    private let deferredLogins = Mutex<[String: [StepResult]]>([:])
 
     /// A started workflow's block. The first one is live: its text is written as it comes.
     private struct Block {
@@ -68,11 +70,19 @@ package final class ConsoleReporter: Sendable {
         switch event {
         case .workflowStarted(let file, let name):
             text = options.quiet ? "" : style("\(file)", .bold) + (name.isEmpty ? "" : " — \(name)") + "\n"
-        case .stepFinished(_, let step):
-            // With -v the step's exchanges follow its line at once, not at the workflow's end.
-            text = options.quiet ? "" : stepLine(step) + (options.verbose ? verboseTranscripts(step) : "")
+        case .stepFinished(let file, let step):
+            // With -v the step's exchanges follow its line at once, not at the workflow's end,
+            // except a login's (below): they are shown with the next event of the workflow.
+            let deferred = options.verbose ? takeDeferredLogins(of: file) : ""
+            if options.verbose && step.phase == .auth {
+                deferLogin(step, of: file)
+                text = options.quiet ? "" : deferred + stepLine(step)
+            } else {
+                text = options.quiet ? "" : deferred + stepLine(step) + (options.verbose ? verboseTranscripts(step) : "")
+            }
         case .workflowFinished(let workflow):
-            text = failureBlocks(workflow)
+            let deferred = options.verbose ? takeDeferredLogins(of: workflow.file) : ""
+            text = (options.quiet ? "" : deferred) + failureBlocks(workflow)
         case .warning(_, let message): text = "warning: \(message)\n"
         case .attemptRetried(_, let step, let retry):
             // As it happens, before the step's own line: a long wait is never a silent one.
@@ -101,6 +111,18 @@ package final class ConsoleReporter: Sendable {
             }
             write(out, state: &state)
         }
+    }
+
+    /// A login's captures become credentials when `apply` puts them on the next request:
+    /// only then does the masking policy know them (a capture need not say `secret: true`).
+    /// So a login's exchanges wait for the workflow's next event, when they are masked.
+    private func deferLogin(_ step: StepResult, of file: String) {
+        deferredLogins.withLock { $0[file, default: []].append(step) }
+    }
+
+    private func takeDeferredLogins(of file: String) -> String {
+        let steps = deferredLogins.withLock { $0.removeValue(forKey: file) } ?? []
+        return steps.map(verboseTranscripts).joined()
     }
 
     /// Adds `text` to a block: written at once when the block is live (or unknown), else kept.

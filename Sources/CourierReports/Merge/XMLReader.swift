@@ -107,7 +107,8 @@ package struct XMLReader {
                 throw XMLReadError(message: "attribute '\(attributeName)' given twice", offset: attributeOffset)
             }
             skipSpace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "=") else {
+            guard position < bytes.count else { throw XMLReadError(message: "unterminated start tag <\(name)>", offset: start) }
+            guard bytes[position] == UInt8(ascii: "=") else {
                 throw XMLReadError(message: "expected '=' after attribute '\(attributeName)'", offset: position)
             }
             position += 1
