@@ -74,15 +74,16 @@ package final class ConsoleReporter: Sendable {
             // With -v the step's exchanges follow its line at once, not at the workflow's end,
             // except a login's (below): they are shown with the next event of the workflow.
             let deferred = options.verbose ? takeDeferredLogins(of: file) : ""
+            // `-q -v`: no step lines, the exchanges still (failure blocks leave them to -v).
+            let line = options.quiet ? "" : stepLine(step)
             if options.verbose && step.phase == .auth {
                 deferLogin(step, of: file)
-                text = options.quiet ? "" : deferred + stepLine(step)
+                text = deferred + line
             } else {
-                text = options.quiet ? "" : deferred + stepLine(step) + (options.verbose ? verboseTranscripts(step) : "")
+                text = deferred + line + (options.verbose ? verboseTranscripts(step) : "")
             }
         case .workflowFinished(let workflow):
-            let deferred = options.verbose ? takeDeferredLogins(of: workflow.file) : ""
-            text = (options.quiet ? "" : deferred) + failureBlocks(workflow)
+            text = (options.verbose ? takeDeferredLogins(of: workflow.file) : "") + failureBlocks(workflow)
         case .warning(_, let message): text = "warning: \(message)\n"
         case .attemptRetried(_, let step, let retry):
             // As it happens, before the step's own line: a long wait is never a silent one.

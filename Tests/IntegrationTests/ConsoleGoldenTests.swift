@@ -180,4 +180,25 @@ struct ConsoleGoldenTests {
         #expect(postExchange.contains(">\n    {\n      \"a\": 1\n    }"), result.context)
         #expect(postExchange.contains("\n      \"method\": \"POST\",\n"), result.context)
     }
+
+    @Test("-q -v: no step lines, every exchange still shown once, then the failure, the recap and the summary")
+    func quietVerbose() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("q.yaml", """
+            name: quiet
+            steps:
+              - name: fine
+                request: { url: "{{ base_url }}/health" }
+              - name: broken
+                request: { url: "{{ base_url }}/status/500" }
+                expect: { status: 200 }
+            """)
+        let result = try await Courier.run(files: ["q.yaml"], workspace: workspace, server: server, extra: ["-q", "-v"])
+        #expect(result.status == 1, result.context)
+        #expect(!result.stdout.contains("PASS  fine"), result.context)
+        #expect(result.stdout.components(separatedBy: "fine — attempt 1").count == 2, result.context)
+        #expect(result.stdout.components(separatedBy: "> GET \(server.baseURL)/status/500").count == 2, result.context)
+        #expect(result.stdout.contains("Failed:\n  q.yaml:5  quiet › broken  — status: expected 200, got 500\n"), result.context)
+    }
 }
