@@ -29,7 +29,7 @@ let package = Package(
         // What a run did, as plain Codable values: reporters read these, never the engine.
         .target(name: "CourierResults", dependencies: ["CourierDiagnostics", "CourierJSON"]),
         .target(name: "CourierEngine", dependencies: ["CourierWorkflow", "CourierJSON", "CourierHTTP", "CourierDiagnostics", "CourierSecrets", "CourierResults"]),
-        .target(name: "CourierReports", dependencies: ["CourierResults", "CourierDiagnostics", "CourierSecrets"]),
+        .target(name: "CourierReports", dependencies: ["CourierResults", "CourierDiagnostics", "CourierSecrets", "CourierJSON"]),
         .executableTarget(
             name: "courier",
             dependencies: ["CourierEngine", "CourierReports", "CourierResults", "CourierWorkflow", "CourierJSON", "CourierHTTP", "CourierDiagnostics", "CourierSecrets"]

@@ -35,6 +35,8 @@ package final class ConsoleReporter: Sendable {
     private let output: MaskedOutput
     /// Events arrive from several workflows at once: the blocks not printed yet, in start order.
     private let state = Mutex(Blocks())
+    /// With -v, login steps whose exchanges are not shown yet, per workflow file.
+    private let deferredLogins = Mutex<[String: [StepResult]]>([:])
 
     /// A started workflow's block. The first one is live: its text is written as it comes.
     private struct Block {
@@ -68,10 +70,20 @@ package final class ConsoleReporter: Sendable {
         switch event {
         case .workflowStarted(let file, let name):
             text = options.quiet ? "" : style("\(file)", .bold) + (name.isEmpty ? "" : " — \(name)") + "\n"
-        case .stepFinished(_, let step):
-            text = options.quiet ? "" : stepLine(step)
+        case .stepFinished(let file, let step):
+            // With -v the step's exchanges follow its line at once, not at the workflow's end,
+            // except a login's (below): they are shown with the next event of the workflow.
+            let deferred = options.verbose ? takeDeferredLogins(of: file) : ""
+            // `-q -v`: no step lines, the exchanges still (failure blocks leave them to -v).
+            let line = options.quiet ? "" : stepLine(step)
+            if options.verbose && step.phase == .auth {
+                deferLogin(step, of: file)
+                text = deferred + line
+            } else {
+                text = deferred + line + (options.verbose ? verboseTranscripts(step) : "")
+            }
         case .workflowFinished(let workflow):
-            text = failureBlocks(workflow) + (options.verbose ? verboseTranscripts(workflow) : "")
+            text = (options.verbose ? takeDeferredLogins(of: workflow.file) : "") + failureBlocks(workflow)
         case .warning(_, let message): text = "warning: \(message)\n"
         case .attemptRetried(_, let step, let retry):
             // As it happens, before the step's own line: a long wait is never a silent one.
@@ -100,6 +112,18 @@ package final class ConsoleReporter: Sendable {
             }
             write(out, state: &state)
         }
+    }
+
+    /// A login's captures become credentials when `apply` puts them on the next request:
+    /// only then does the masking policy know them (a capture need not say `secret: true`).
+    /// So a login's exchanges wait for the workflow's next event, when they are masked.
+    private func deferLogin(_ step: StepResult, of file: String) {
+        deferredLogins.withLock { $0[file, default: []].append(step) }
+    }
+
+    private func takeDeferredLogins(of file: String) -> String {
+        let steps = deferredLogins.withLock { $0.removeValue(forKey: file) } ?? []
+        return steps.map(verboseTranscripts).joined()
     }
 
     /// Adds `text` to a block: written at once when the block is live (or unknown), else kept.
@@ -153,8 +177,51 @@ package final class ConsoleReporter: Sendable {
         output.write((erase ? Self.eraseLine : "") + summary(run))
     }
 
-    /// The closing lines: counts per outcome and the wall-clock time.
+    /// The closing lines: the recap of failed steps, counts per outcome, the
+    /// wall-clock time and the requests sent.
     package func summary(_ run: RunResult) -> String {
+        recap(run) + counts(run)
+    }
+
+    /// One line per failed or errored step (`file:line  workflow › step  — reason`),
+    /// so that a long log needs no scrolling back to find what failed.
+    package func recap(_ run: RunResult) -> String {
+        var lines = ""
+        for workflow in run.workflows {
+            for step in workflow.steps {
+                let reason: String
+                switch step.outcome {
+                case .failed(let failures):
+                    let first = failures.first?.message ?? "expectation failed"
+                    reason = failures.count > 1 ? "\(first) (and \(failures.count - 1) more)" : first
+                case .errored(let error): reason = error.message
+                case .passed, .skipped: continue
+                }
+                let place = step.location.map { "\($0.start.file):\($0.start.line)" } ?? workflow.file
+                let title = workflow.name.isEmpty ? workflow.file : workflow.name
+                // The reason is the run's text: masked like every line (the door masks again).
+                lines += "  \(place)  \(title) › \(step.displayName)  — \(output.policy.mask(Self.firstLine(reason)))\n"
+            }
+        }
+        return lines.isEmpty ? "" : "\n" + style("Failed:", .bold) + "\n" + lines
+    }
+
+    private static func firstLine(_ text: String) -> String {
+        String(text.prefix { !$0.isNewline })
+    }
+
+    /// `, 12 requests (40.1/s)`: every request sent, redirects and retries included.
+    static func requestRate(_ run: RunResult) -> String {
+        let requests = run.workflows.flatMap(\.steps).flatMap(\.attempts).reduce(0) { count, attempt in
+            // A transfer that failed before a response may not have sent anything; it is still a try.
+            count + attempt.redirects.count + 1
+        }
+        let seconds = Double(max(1, run.durationMicroseconds)) / 1_000_000
+        return ", \(requests) request\(requests == 1 ? "" : "s") (\(String(format: "%.1f", Double(requests) / seconds))/s)"
+    }
+
+    /// Counts per outcome, time and requests, then PASSED, FAILED or INTERRUPTED.
+    private func counts(_ run: RunResult) -> String {
         var passed = 0, failed = 0, errored = 0, skipped = 0
         for step in run.workflows.flatMap(\.steps) {
             switch step.outcome {
@@ -177,7 +244,8 @@ package final class ConsoleReporter: Sendable {
         text += (notRun > 0 ? ", \(notRun) not run" : "") + "),"
         let steps = passed + failed + errored + skipped
         text += " \(steps) step\(steps == 1 ? "" : "s"): \(passed) passed, \(failed) failed,"
-        text += " \(errored) errored, \(skipped) skipped in \(Self.duration(run.durationMicroseconds))\n"
+        text += " \(errored) errored, \(skipped) skipped in \(Self.duration(run.durationMicroseconds))"
+        text += Self.requestRate(run) + "\n"
         if run.interrupted {
             let reason = run.interruption?.signalName ?? ""
             text += style("INTERRUPTED", .boldRed) + (reason.isEmpty ? "" : " by \(reason)") + "\n"
@@ -234,15 +302,13 @@ package final class ConsoleReporter: Sendable {
         return out
     }
 
-    private func verboseTranscripts(_ workflow: WorkflowResult) -> String {
+    private func verboseTranscripts(_ step: StepResult) -> String {
         let policy = output.policy
         var out = ""
-        for step in workflow.steps {
-            for (index, attempt) in step.attempts.enumerated() {
-                out += "\n" + style("\(step.displayName) — attempt \(index + 1)", .dim) + "\n"
-                out += indent(Transcript.render(attempt, policy: policy)) + "\n"
-                if let retry = attempt.retry { out += indent("* " + retry.message) + "\n" }
-            }
+        for (index, attempt) in step.attempts.enumerated() {
+            out += "\n" + style("\(step.displayName) — attempt \(index + 1)", .dim) + "\n"
+            out += indent(Transcript.render(attempt, policy: policy, verbose: true)) + "\n"
+            if let retry = attempt.retry { out += indent("* " + retry.message) + "\n" }
         }
         return out
     }

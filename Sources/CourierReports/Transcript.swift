@@ -1,3 +1,4 @@
+import CourierJSON
 import CourierResults
 import CourierSecrets
 
@@ -10,18 +11,24 @@ package enum Transcript {
     /// Bodies longer than this are cut, with a note saying how much was left out.
     package static let defaultBodyLimit = 16 * 1024
 
-    package static func render(_ attempt: Attempt, policy: MaskingPolicy, bodyLimit: Int = defaultBodyLimit) -> String {
+    /// `verbose` (`-v`): the header blocks libcurl actually sent where they were
+    /// recorded (its `User-Agent`, `Accept-Encoding`, `Cookie` from the jar) and
+    /// whole JSON bodies pretty-printed.
+    package static func render(_ attempt: Attempt, policy: MaskingPolicy, bodyLimit: Int = defaultBodyLimit,
+                               verbose: Bool = false) -> String {
         var lines: [String] = []
         let request = attempt.request
         lines.append("> \(request.method) \(request.url)")
-        for field in request.headers {
+        // The first hop's block as sent, when recorded; else the headers Courier set.
+        let firstSent = verbose ? (attempt.redirects.first?.sent ?? attempt.response?.sent) : nil
+        for field in firstSent?.headers ?? request.headers {
             lines.append("> \(field.name): \(CredentialHeaders.shown(field))")
         }
         if let body = request.body {
             switch body.kind {
             case .bytes:
                 lines.append(">")
-                lines.append(bodyText(body, limit: bodyLimit, policy: policy))
+                lines.append(bodyText(body, limit: bodyLimit, policy: policy, pretty: verbose))
             case .file:
                 lines.append(">")
                 lines.append("<file \(body.file ?? "")>")
@@ -43,16 +50,22 @@ package enum Transcript {
         }
         lines.append("")
         if let response = attempt.response {
-            for hop in attempt.redirects {
+            for (index, hop) in attempt.redirects.enumerated() {
                 lines.append("< HTTP \(hop.status) (redirect from \(hop.url))")
                 if let location = hop.headers.first(named: "Location") { lines.append("< Location: \(location)") }
+                // What was sent to the next hop (the first hop's block is shown above).
+                let next = index + 1 < attempt.redirects.count ? attempt.redirects[index + 1].sent : response.sent
+                if verbose, let next {
+                    lines.append("> \(next.requestLine)")
+                    for field in next.headers { lines.append("> \(field.name): \(CredentialHeaders.shown(field))") }
+                }
             }
             lines.append("< HTTP/\(response.httpVersion) \(response.status)")
             for field in response.headers {
                 lines.append("< \(field.name): \(CredentialHeaders.shown(field))")
             }
             lines.append("<")
-            lines.append(bodyText(response.body, limit: bodyLimit, policy: policy))
+            lines.append(bodyText(response.body, limit: bodyLimit, policy: policy, pretty: verbose))
         } else if let error = attempt.error {
             lines.append("* no response: \(error.description)")
         }
@@ -62,11 +75,18 @@ package enum Transcript {
     /// The recorded body's text, masked again and cut to `limit` bytes; binary bodies
     /// are described, not dumped. What the recording already cut is counted in the
     /// "N more bytes" note, so the count is always the body's real remainder.
-    package static func bodyText(_ body: BodyRecord, limit: Int, policy: MaskingPolicy) -> String {
+    /// `pretty`: a whole body that is JSON is indented (a cut one is shown as it came).
+    package static func bodyText(_ body: BodyRecord, limit: Int, policy: MaskingPolicy, pretty: Bool = false) -> String {
         if body.totalBytes == 0 && body.text.isEmpty { return "" }
         if body.binary { return "<\(body.totalBytes) bytes of binary data>" }
         let note = body.unknownCharset.map { "* unknown charset '\($0)': the body is shown as UTF-8\n" } ?? ""
-        let cut = policy.maskThenCut(body.text, limit: limit, isPrefix: body.omittedBytes > 0)
+        var text = body.text
+        if pretty, body.omittedBytes == 0, let first = text.utf8.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
+           first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let value = try? JSONValue.parse(text) {
+            // Masked after, like every text: the policy sees the indented form whole.
+            text = value.serialized(pretty: true)
+        }
+        let cut = policy.maskThenCut(text, limit: limit, isPrefix: body.omittedBytes > 0)
         let omitted = body.omittedBytes + cut.omittedBytes
         return note + (omitted > 0 ? cut.text + "\n" + MaskedCut.text(omitted: omitted) : cut.text)
     }

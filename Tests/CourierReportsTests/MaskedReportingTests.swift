@@ -89,7 +89,10 @@ import Glibc
         var options = ConsoleReporter.Options()
         options.verbose = true
         let reporter = ConsoleReporter(options: options, sources: SourceStore(), output: console.output)
-        reporter.handle(.workflowFinished(failedWorkflow(secretAt: offset)))
+        let workflow = failedWorkflow(secretAt: offset)
+        // Live: each step's transcript comes with its line, as the engine reports it.
+        for step in workflow.steps { reporter.handle(.stepFinished(file: workflow.file, step)) }
+        reporter.handle(.workflowFinished(workflow))
         #expect(console.text.contains("attempt 1"))
         expectNoPart(in: console.text, "verbose console")
     }

@@ -47,6 +47,8 @@ import Testing
         options.verbose = true
         let reporter = ConsoleReporter(options: options, sources: SourceStore(), output: console.output)
         reporter.handle(.workflowStarted(file: "w.yaml", name: "w"))
+        // Live: the transcripts come with the step's line, as the engine reports it.
+        reporter.handle(.stepFinished(file: "w.yaml", Self.step))
         reporter.handle(.workflowFinished(WorkflowResult(file: "w.yaml", name: "w", steps: [Self.step])))
         let text = console.text
         #expect(text.contains("wait for the job — attempt 3"), "\(text)")

@@ -16,7 +16,7 @@ struct AuthFlowTests {
 
     /// Durations, dates and the server's port vary from run to run.
     private static func normalised(_ text: String, key: String, server: TestServer) -> String {
-        text.replacingOccurrences(of: #"\d+ ms|\d+\.\d\d s"#, with: "<time>", options: .regularExpression)
+        text.replacingOccurrences(of: #"\d+ ms|\d+\.\d\d s|\d+\.\d/s"#, with: "<time>", options: .regularExpression)
             .replacingOccurrences(of: key, with: "<key>")
             .replacingOccurrences(of: server.baseURL, with: "<base_url>")
             .replacingOccurrences(of: #"Date: [^\n]*GMT"#, with: "Date: <date>", options: .regularExpression)

@@ -7,7 +7,7 @@ import Testing
 @Suite struct HelpTests {
     static let goldens = Paths.packageRoot.appendingPathComponent("Tests/Goldens/help")
 
-    @Test("courier help COMMAND is golden and equals COMMAND --help", arguments: ["run", "validate", "list", "query", "version", "help"])
+    @Test("courier help COMMAND is golden and equals COMMAND --help", arguments: ["run", "validate", "list", "query", "merge-reports", "version", "help"])
     func commandHelp(command: String) async throws {
         let directory = FileManager.default.temporaryDirectory
         let help = try await Courier.run(["help", command], in: directory)
@@ -19,7 +19,7 @@ import Testing
         } else {
             #expect(help.stdout == (try String(contentsOf: golden, encoding: .utf8)), help.context)
         }
-        if ["run", "validate", "list", "query"].contains(command) {
+        if ["run", "validate", "list", "query", "merge-reports"].contains(command) {
             let flag = try await Courier.run([command, "--help"], in: directory)
             #expect(flag.status == 0 && flag.stdout == help.stdout, flag.context)
         }

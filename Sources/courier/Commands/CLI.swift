@@ -13,6 +13,7 @@ enum CLI {
           list [PATH...]                workflows, steps and tags
           query [--paths] JSONPATH [FILE]
                                         evaluate a JSONPath on a JSON file (or stdin)
+          merge-reports OUT IN...       merge the JUnit reports of separate runs into one
           version                       the version and the libcurl/TLS libraries (--version: the version alone)
 
         'courier help <command>' (or 'courier <command> --help') shows a command's options.
@@ -31,6 +32,7 @@ enum CLI {
             case "validate": return try ValidateCommand.run(rest)
             case "list": return try ListCommand.run(rest)
             case "query": return runQueryCommand(rest)
+            case "merge-reports": return try MergeReportsCommand.run(rest)
             case "version": return VersionCommand.run(details: true)
             case "--version", "-V": return VersionCommand.run(details: false)
             case "help":
@@ -52,7 +54,7 @@ enum CLI {
 }
 
 extension CLI {
-    static let commands = ["run", "validate", "list", "query", "version", "help"]
+    static let commands = ["run", "validate", "list", "query", "merge-reports", "version", "help"]
 
     /// `courier help` is the general help; `courier help run` is `courier run --help`.
     static func help(_ arguments: [String]) throws(UsageError) -> Int32 {
@@ -68,6 +70,7 @@ extension CLI {
         case "validate": Output.out(ValidateCommand.help)
         case "list": Output.out(ListCommand.help)
         case "query": Output.out(queryUsage + "\n")
+        case "merge-reports": Output.out(MergeReportsCommand.help)
         case "version": Output.out("usage: courier version\n\nPrints the version and the libcurl and TLS libraries; 'courier --version' prints the version alone.\n")
         case "help": Output.out(usage)
         default:

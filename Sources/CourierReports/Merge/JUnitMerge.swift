@@ -1,0 +1,154 @@
+import Foundation
+
+/// `courier merge-reports`: the JUnit reports of separate runs (CI shards, runs
+/// over different files) as one, as if one run had run them all.
+///
+/// Every `<testsuite>` of every input is copied byte for byte, in input order,
+/// under one `<testsuites>` whose counts and time are the sums of the inputs'.
+/// A workflow (a suite's `file`, or its `name` without one) in two inputs is an
+/// error: the merged report would count it twice.
+package enum JUnitMerge {
+    /// An input that cannot be merged: where (file, and line and column when
+    /// the problem is in the text) and what.
+    package struct Problem: Error, Sendable, Equatable {
+        package var file: String
+        package var line: Int?
+        package var column: Int?
+        package var message: String
+        /// Another place the message refers to (the first input holding a duplicate suite).
+        package var related: (file: String, line: Int)?
+
+        package static func == (lhs: Problem, rhs: Problem) -> Bool {
+            lhs.file == rhs.file && lhs.line == rhs.line && lhs.column == rhs.column && lhs.message == rhs.message
+                && lhs.related?.file == rhs.related?.file && lhs.related?.line == rhs.related?.line
+        }
+    }
+
+    /// One input: its path (as shown in messages) and its bytes.
+    package struct Input: Sendable {
+        package var path: String
+        package var bytes: [UInt8]
+
+        package init(path: String, bytes: [UInt8]) {
+            self.path = path
+            self.bytes = bytes
+        }
+    }
+
+    private struct Totals {
+        var tests = 0, failures = 0, errors = 0
+        var microseconds = 0
+    }
+
+    package enum Outcome: Sendable {
+        case merged(String)
+        /// Every problem found: all inputs are checked, not only up to the first broken one.
+        case invalid([Problem])
+    }
+
+    package static func merge(_ inputs: [Input]) -> Outcome {
+        var problems: [Problem] = []
+        var totals = Totals()
+        var suites = ""
+        /// Where each workflow was seen first.
+        var seen: [String: (file: String, line: Int)] = [:]
+        for input in inputs {
+            let problem = { (message: String, offset: Int?) -> Problem in
+                let place = offset.map { XMLReader.lineAndColumn(of: $0, in: input.bytes) }
+                return Problem(file: input.path, line: place?.line, column: place?.column, message: message)
+            }
+            let root: XMLElement
+            do {
+                root = try XMLReader.parse(input.bytes)
+            } catch {
+                problems.append(problem("not well-formed XML: \(error.message)", error.offset))
+                continue
+            }
+            let suiteElements: [XMLElement]
+            switch root.name {
+            case "testsuites": suiteElements = root.children.filter { $0.name == "testsuite" }
+            case "testsuite": suiteElements = [root]
+            default:
+                problems.append(problem("not a JUnit report: the root element is <\(root.name)>, not <testsuites> or <testsuite>", root.start))
+                continue
+            }
+            var inputProblems: [Problem] = []
+            var inputTotals = Totals()
+            var inputSuites = ""
+            for suite in suiteElements {
+                let line = XMLReader.lineAndColumn(of: suite.start, in: input.bytes).line
+                guard let name = suite.attribute("name") else {
+                    inputProblems.append(problem("<testsuite> without a name", suite.start))
+                    continue
+                }
+                let key = suite.attribute("file") ?? name
+                if let first = seen[key] {
+                    var duplicate = problem("the workflow '\(key)' is in two reports: a merged report would count it twice", suite.start)
+                    duplicate.related = first
+                    inputProblems.append(duplicate)
+                    continue
+                }
+                let cases = suite.children.filter { $0.name == "testcase" }
+                var counts: [String: Int] = [:]
+                for attribute in ["tests", "failures", "errors", "skipped"] {
+                    guard let text = suite.attribute(attribute) else { continue }
+                    guard let value = Int(text), value >= 0 else {
+                        inputProblems.append(problem("\(attribute)=\"\(text)\" of suite '\(name)' is not a count", suite.start))
+                        continue
+                    }
+                    counts[attribute] = value
+                }
+                let actual = [
+                    "tests": cases.count,
+                    "failures": cases.filter { $0.children.contains { $0.name == "failure" } }.count,
+                    "errors": cases.filter { $0.children.contains { $0.name == "error" } }.count,
+                    "skipped": cases.filter { $0.children.contains { $0.name == "skipped" } }.count,
+                ]
+                for (attribute, count) in counts.sorted(by: { $0.key < $1.key }) where actual[attribute] != count {
+                    inputProblems.append(problem("suite '\(name)' says \(attribute)=\"\(count)\" but holds \(actual[attribute] ?? 0)", suite.start))
+                }
+                let time = suite.attribute("time").map { seconds($0) } ?? .some(0)
+                guard let time else {
+                    inputProblems.append(problem("time=\"\(suite.attribute("time") ?? "")\" of suite '\(name)' is not a number of seconds", suite.start))
+                    continue
+                }
+                seen[key] = (input.path, line)
+                inputTotals.tests += actual["tests"] ?? 0
+                inputTotals.failures += actual["failures"] ?? 0
+                inputTotals.errors += actual["errors"] ?? 0
+                inputTotals.microseconds += time
+                inputSuites += "  " + String(decoding: input.bytes[suite.start..<suite.end], as: UTF8.self) + "\n"
+            }
+            // The run's own wall clock when it says it (workflows run at once overlap); else the suites' sum.
+            if root.name == "testsuites", let text = root.attribute("time") {
+                if let time = seconds(text) {
+                    inputTotals.microseconds = time
+                } else {
+                    inputProblems.append(problem("time=\"\(text)\" of <testsuites> is not a number of seconds", root.start))
+                }
+            }
+            guard inputProblems.isEmpty else {
+                problems += inputProblems
+                continue
+            }
+            totals.tests += inputTotals.tests
+            totals.failures += inputTotals.failures
+            totals.errors += inputTotals.errors
+            totals.microseconds += inputTotals.microseconds
+            suites += inputSuites
+        }
+        guard problems.isEmpty else { return .invalid(problems) }
+        return .merged("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            + "<testsuites name=\"courier\" tests=\"\(totals.tests)\" failures=\"\(totals.failures)\""
+            + " errors=\"\(totals.errors)\" time=\"\(JUnitReport.seconds(totals.microseconds))\">\n"
+            + suites
+            + "</testsuites>\n")
+    }
+
+    /// `1.234` seconds as microseconds; nil when it is not a non-negative decimal.
+    private static func seconds(_ text: String) -> Int? {
+        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+              let value = Double(text), value.isFinite, value >= 0, value < 1e12 else { return nil }
+        return Int((value * 1_000_000).rounded())
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+
+/// The console as a person reads it (colour off): passing, failing, retried, skipped and
+/// interrupted runs, with the closing recap of failed steps and the requests sent.
+/// Goldens: Tests/Goldens/console/<name>.txt, re-recorded with `COURIER_RECORD=1` (review the diff).
+@Suite(.testServer)
+struct ConsoleGoldenTests {
+    static let goldens = Paths.packageRoot.appendingPathComponent("Tests/Goldens/console")
+
+    /// What varies from run to run: durations, the request rate, the server's port and clock, keys.
+    static func normalised(_ text: String, server: TestServer, key: String = "") -> String {
+        var text = text.replacingOccurrences(of: server.baseURL, with: "<base_url>")
+        if !key.isEmpty { text = text.replacingOccurrences(of: key, with: "<key>") }
+        return text
+            .replacingOccurrences(of: #"\d+ ms|\d+\.\d\d s|\d+\.\d/s"#, with: "<time>", options: .regularExpression)
+            .replacingOccurrences(of: #"Date: [^\n]*"#, with: "Date: <date>", options: .regularExpression)
+    }
+
+    private func check(_ name: String, _ console: String, _ context: Comment, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let golden = Self.goldens.appendingPathComponent("\(name).txt")
+        if ProcessInfo.processInfo.environment["COURIER_RECORD"] == "1" {
+            try console.write(to: golden, atomically: true, encoding: .utf8)
+        } else {
+            #expect(console == (try String(contentsOf: golden, encoding: .utf8)), context, sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("a passing run: a line per step, then the counts with requests sent and requests per second (golden)")
+    func passing() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("pass.yaml", """
+            name: passing
+            steps:
+              - name: health
+                request: { url: "{{ base_url }}/health" }
+                expect: { status: 200 }
+              - name: redirected
+                request: { url: "{{ base_url }}/redirect/2" }
+                expect: { status: 200 }
+            """)
+        let result = try await Courier.run(files: ["pass.yaml"], workspace: workspace, server: server)
+        #expect(result.status == 0, result.context)
+        // Two redirects and the final request: 4 requests for 2 steps.
+        #expect(result.stdout.contains(", 4 requests ("), result.context)
+        try check("passing", Self.normalised(result.stdout, server: server), result.context)
+    }
+
+    @Test("a failing run: failure blocks, then a recap line per failed step (file:line  workflow › step  — reason) (golden)")
+    func failing() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("a.yaml", """
+            name: orders
+            continue_on_failure: true
+            steps:
+              - name: list
+                request: { url: "{{ base_url }}/status/500" }
+                expect: { status: 200 }
+              - name: fine
+                request: { url: "{{ base_url }}/health" }
+              - name: count
+                request: { url: "{{ base_url }}/json?size=2" }
+                expect:
+                  status: 200
+                  json:
+                    $.count: 3
+            """)
+        try workspace.write("b.yaml", """
+            name: users
+            steps:
+              - name: gone
+                request: { url: "{{ base_url }}/status/404" }
+                expect: { status: 200 }
+            """)
+        let result = try await Courier.run(files: ["a.yaml", "b.yaml"], workspace: workspace, server: server)
+        #expect(result.status == 1, result.context)
+        let recap = result.stdout.components(separatedBy: "\nFailed:\n").last ?? ""
+        #expect(recap.hasPrefix("  a.yaml:4  orders › list  — status: expected 200, got 500\n"), result.context)
+        #expect(recap.contains("  a.yaml:9  orders › count  — json $.count: expected 3, got 2\n"), result.context)
+        #expect(recap.contains("  b.yaml:3  users › gone  — status: expected 200, got 404\n"), result.context)
+        try check("failing", Self.normalised(result.stdout, server: server), result.context)
+    }
+
+    @Test("a retried step: RETRY lines as they happen, the attempts on the step line, every attempt counted as a request (golden)")
+    func retried() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        let key = "console-\(UUID().uuidString.prefix(8))"
+        try workspace.write("retry.yaml", """
+            name: retried
+            steps:
+              - name: flaky
+                request: { url: "{{ base_url }}/flaky?key=\(key)&fail=2" }
+                retry: { attempts: 3, delay: 10ms }
+                expect: { status: 200 }
+            """)
+        let result = try await Courier.run(files: ["retry.yaml"], workspace: workspace, server: server)
+        #expect(result.status == 0, result.context)
+        #expect(result.stdout.contains(", 3 requests ("), result.context)
+        try check("retried", Self.normalised(result.stdout, server: server, key: key), result.context)
+    }
+
+    @Test("skipped steps: SKIP lines with their reason; a failed setup's skipped steps are not in the recap (golden)")
+    func skipped() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("skip.yaml", """
+            name: skipping
+            setup:
+              - name: prepare
+                request: { url: "{{ base_url }}/status/503" }
+                expect: { status: 200 }
+            steps:
+              - name: never
+                request: { url: "{{ base_url }}/health" }
+            teardown:
+              - name: only when asked
+                if: "{{ false }}"
+                request: { url: "{{ base_url }}/health" }
+            """)
+        let result = try await Courier.run(files: ["skip.yaml"], workspace: workspace, server: server)
+        #expect(result.status == 1, result.context)
+        let recap = result.stdout.components(separatedBy: "\nFailed:\n").last ?? ""
+        #expect(recap.hasPrefix("  skip.yaml:3  skipping › prepare  — "), result.context)
+        #expect(!recap.contains("never"), result.context)
+        try check("skipped", Self.normalised(result.stdout, server: server), result.context)
+    }
+
+    @Test("an interrupted run: the cancelled step is in the recap, the summary says INTERRUPTED by SIGINT (golden)")
+    func interrupted() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("slow.yaml", """
+            name: slow
+            steps:
+              - name: quick
+                request: { url: "{{ base_url }}/health" }
+              - name: slow one
+                request: { url: "{{ base_url }}/delay?ms=20000" }
+              - name: never sent
+                request: { url: "{{ base_url }}/health" }
+            """)
+        let result = try await Courier.run(["run", "slow.yaml", "--var", "base_url=\(server.baseURL)"],
+                                           in: workspace.url, interruptAfter: .milliseconds(1500))
+        #expect(result.status == 130, result.context)
+        #expect(result.stdout.contains("\nFailed:\n  slow.yaml:5  slow › slow one  — "), result.context)
+        try check("interrupted", Self.normalised(result.stdout, server: server), result.context)
+    }
+
+    @Test("-v is live: each step's request and response follow its line at once, with the headers libcurl sent and JSON indented")
+    func liveVerbose() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("v.yaml", """
+            name: verbose
+            steps:
+              - name: set cookie
+                request: { url: "{{ base_url }}/cookies/set?flavour=plain" }
+              - name: post
+                request:
+                  method: POST
+                  url: "{{ base_url }}/echo"
+                  json: { a: 1 }
+            """)
+        let result = try await Courier.run(files: ["v.yaml"], workspace: workspace, server: server, extra: ["-v"])
+        #expect(result.status == 0, result.context)
+        let out = result.stdout
+        // The first step's exchange comes before the second step's line: printed as the step finished.
+        let firstExchange = try #require(out.range(of: "set cookie — attempt 1"), result.context)
+        let secondLine = try #require(out.range(of: "PASS  post"), result.context)
+        #expect(firstExchange.lowerBound < secondLine.lowerBound, result.context)
+        let postExchange = String(out[secondLine.lowerBound...])
+        // Headers libcurl added, read back from what it sent; the jar's cookie by name, value masked.
+        for header in ["> User-Agent: courier/", "> Accept-Encoding: ", "> Cookie: ***", "> Host: 127.0.0.1:"] {
+            #expect(postExchange.contains(header), "\(header): \(result.context)")
+        }
+        // The JSON request body and response indented.
+        #expect(postExchange.contains(">\n    {\n      \"a\": 1\n    }"), result.context)
+        #expect(postExchange.contains("\n      \"method\": \"POST\",\n"), result.context)
+    }
+
+    @Test("-q -v: no step lines, every exchange still shown once, then the failure, the recap and the summary")
+    func quietVerbose() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("q.yaml", """
+            name: quiet
+            steps:
+              - name: fine
+                request: { url: "{{ base_url }}/health" }
+              - name: broken
+                request: { url: "{{ base_url }}/status/500" }
+                expect: { status: 200 }
+            """)
+        let result = try await Courier.run(files: ["q.yaml"], workspace: workspace, server: server, extra: ["-q", "-v"])
+        #expect(result.status == 1, result.context)
+        #expect(!result.stdout.contains("PASS  fine"), result.context)
+        #expect(result.stdout.components(separatedBy: "fine — attempt 1").count == 2, result.context)
+        #expect(result.stdout.components(separatedBy: "> GET \(server.baseURL)/status/500").count == 2, result.context)
+        #expect(result.stdout.contains("Failed:\n  q.yaml:5  quiet › broken  — status: expected 200, got 500\n"), result.context)
+    }
+}

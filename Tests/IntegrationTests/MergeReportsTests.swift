@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+/// `courier merge-reports OUT IN...`: JUnit reports of separate runs as one.
+@Suite(.testServer)
+struct MergeReportsTests {
+    /// Times and the server's clock differ between runs; nothing else may.
+    private static func withoutTimes(_ text: String) -> String {
+        text.replacingOccurrences(of: #"time="[0-9.]+""#, with: #"time="T""#, options: .regularExpression)
+            .replacingOccurrences(of: #"Date: [^\n&]*"#, with: "Date: D", options: .regularExpression)
+            .replacingOccurrences(of: #"\(\d+\.\d+ s\)"#, with: "(T s)", options: .regularExpression)
+    }
+
+    private func writeFlows(_ workspace: Workspace) throws {
+        try workspace.write("flows/1.yaml", """
+            name: one
+            steps:
+              - name: health
+                request: { url: "{{ base_url }}/health" }
+            """)
+        try workspace.write("flows/2.yaml", """
+            name: two
+            continue_on_failure: true
+            steps:
+              - name: fails
+                request: { url: "{{ base_url }}/status/500" }
+                expect: { status: 200 }
+              - name: skipped
+                if: "{{ false }}"
+                request: { url: "{{ base_url }}/health" }
+            """)
+        try workspace.write("flows/3.yaml", """
+            name: three
+            steps:
+              - name: refused
+                request: { url: "http://127.0.0.1:1/nothing" }
+            """)
+        try workspace.write("flows/4.yaml", """
+            name: four
+            steps:
+              - name: a
+                request: { url: "{{ base_url }}/health" }
+              - name: b
+                request: { url: "{{ base_url }}/json?size=1" }
+            """)
+    }
+
+    @Test("two runs over two halves of a directory, merged, equal one run over all of it up to times; valid against junit-10.xsd")
+    func halvesEqualTheWhole() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try writeFlows(workspace)
+        let whole = try await Courier.run(files: ["flows"], workspace: workspace, server: server, extra: ["--junit", "whole.xml"])
+        #expect(whole.status == 1, whole.context)
+        let first = try await Courier.run(files: ["flows/1.yaml", "flows/2.yaml"], workspace: workspace, server: server,
+                                          extra: ["--junit", "first.xml"])
+        let second = try await Courier.run(files: ["flows/3.yaml", "flows/4.yaml"], workspace: workspace, server: server,
+                                           extra: ["--junit", "second.xml"])
+        #expect(first.status == 1 && second.status == 1, "\(first.context)\n\(second.context)")
+
+        let merge = try await Courier.run(["merge-reports", "merged.xml", "first.xml", "second.xml"], in: workspace.url)
+        #expect(merge.status == 0, merge.context)
+        #expect(merge.stdout.isEmpty && merge.stderr.isEmpty, merge.context)
+        let merged = try workspace.read("merged.xml")
+        #expect(Self.withoutTimes(merged) == Self.withoutTimes(try workspace.read("whole.xml")))
+        let report = try await JUnitReport.load(workspace.url.appendingPathComponent("merged.xml"))
+        #expect(report.suites.map(\.name) == ["one", "two", "three", "four"])
+
+        // Times are summed: the merged total is the two runs' totals added.
+        func total(_ text: String) -> Double {
+            let match = text.firstMatch(of: /<testsuites[^>]* time="([0-9.]+)"/)
+            return match.flatMap { Double($0.1) } ?? -1
+        }
+        let sum = total(try workspace.read("first.xml")) + total(try workspace.read("second.xml"))
+        #expect(abs(total(merged) - sum) < 0.0015, "\(total(merged)) is not \(sum)")
+
+        // '-' is standard output, through the same writer.
+        let toStdout = try await Courier.run(["merge-reports", "-", "first.xml", "second.xml"], in: workspace.url)
+        #expect(toStdout.status == 0 && toStdout.stdout == merged, toStdout.context)
+    }
+
+    @Test("the same workflow in two inputs is an error naming both files; OUT is not written")
+    func duplicateWorkflow() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try writeFlows(workspace)
+        _ = try await Courier.run(files: ["flows/1.yaml", "flows/4.yaml"], workspace: workspace, server: server, extra: ["--junit", "a.xml"])
+        _ = try await Courier.run(files: ["flows/4.yaml"], workspace: workspace, server: server, extra: ["--junit", "b.xml"])
+        let merge = try await Courier.run(["merge-reports", "out.xml", "a.xml", "b.xml"], in: workspace.url)
+        #expect(merge.status == 2, merge.context)
+        #expect(merge.stderr.contains("b.xml:3:3: error: the workflow 'flows/4.yaml' is in two reports"), merge.context)
+        #expect(merge.stderr.contains("note: first in a.xml:6"), merge.context)
+        #expect(merge.stderr.contains("'out.xml' not written"), merge.context)
+        #expect(!workspace.exists("out.xml"))
+    }
+
+    @Test("broken inputs are named with file:line:column, every one of them; a missing one and bad usage are exit 2")
+    func brokenInputs() async throws {
+        let workspace = try Workspace()
+        let good = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="courier" tests="1" failures="0" errors="0" time="0.010">
+              <testsuite name="good" tests="1" failures="0" errors="0" skipped="0" time="0.010" file="good.yaml">
+                <testcase name="s" classname="good" time="0.010"/>
+              </testsuite>
+            </testsuites>
+
+            """
+        try workspace.write("good.xml", good)
+        try workspace.write("cut.xml", String(good.prefix(180)))
+        try workspace.write("miscounted.xml", good.replacingOccurrences(of: "good", with: "other")
+            .replacingOccurrences(of: #"tests="1" failures="0" errors="0" skipped"#, with: #"tests="2" failures="0" errors="0" skipped"#))
+        try workspace.write("html.xml", "<html><body>not a report</body></html>\n")
+        try workspace.write("amp.xml", good.replacingOccurrences(of: "good", with: "a & b"))
+
+        let merge = try await Courier.run(["merge-reports", "out.xml", "good.xml", "cut.xml", "miscounted.xml", "html.xml", "amp.xml"],
+                                          in: workspace.url)
+        #expect(merge.status == 2, merge.context)
+        #expect(merge.stderr.contains("cut.xml:3:3: error: not well-formed XML: unterminated start tag <testsuite>"), merge.context)
+        #expect(merge.stderr.contains("miscounted.xml:3:3: error: suite 'other' says tests=\"2\" but holds 1"), merge.context)
+        #expect(merge.stderr.contains("html.xml:1:1: error: not a JUnit report: the root element is <html>"), merge.context)
+        #expect(merge.stderr.contains("amp.xml:3:22: error: not well-formed XML: '&' that starts no entity reference"), merge.context)
+        #expect(merge.stderr.contains("4 errors in 4 of 5 reports; 'out.xml' not written"), merge.context)
+        #expect(!workspace.exists("out.xml"))
+
+        let missing = try await Courier.run(["merge-reports", "out.xml", "good.xml", "nowhere.xml"], in: workspace.url)
+        #expect(missing.status == 2 && missing.stderr.contains("cannot read the report 'nowhere.xml': no such file"), missing.context)
+        let usage = try await Courier.run(["merge-reports", "out.xml"], in: workspace.url)
+        #expect(usage.status == 2 && usage.stderr.contains("takes OUT and at least one IN"), usage.context)
+    }
+}
