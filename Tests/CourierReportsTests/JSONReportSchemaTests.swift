@@ -29,7 +29,7 @@ import Testing
                                                                  contentType: "text/plain")])
         let expectation = ExpectationResult(location: range, subject: "status", message: "status: expected 201, got 200",
                                             expected: .value(.number(JSONNumber(201)), after: "one of"), actual: .nothing)
-        let attempt = Attempt(startedAt: Timestamp(microsecondsSince1970: 1), startMicroseconds: 2, durationMicroseconds: 3,
+        var attempt = Attempt(startedAt: Timestamp(microsecondsSince1970: 1), startMicroseconds: 2, durationMicroseconds: 3,
                               request: RequestRecord(method: "POST", url: "http://h/a", headers: [HeaderField(name: "A", value: "b")],
                                                      body: body, proxyConnects: [sent]),
                               redirects: [ExchangeRecord(url: "http://h/r", sent: sent, status: 302, headers: [])],
@@ -37,6 +37,7 @@ import Testing
                                                        body: body, timings: timings, reusedConnection: true),
                               error: TransportErrorRecord(kind: "timeout", curlCode: 28, message: "timed out", hint: "raise timeout"),
                               expectations: [expectation], retry: AttemptRetry(reason: "503", waitMicroseconds: 5, note: "Retry-After"))
+        attempt.curl = "curl http://h/a"
         let steps = [
             StepResult(name: "a", phase: .setup, location: range, iteration: 1, outcome: .passed, attempts: [attempt],
                        captures: [CapturedValue(name: "c", value: .array([.null, .bool(true)]), secret: true)],
