@@ -214,7 +214,9 @@ package final class ConsoleReporter: Sendable {
     static func requestRate(_ run: RunResult) -> String {
         let requests = run.workflows.flatMap(\.steps).flatMap(\.attempts).reduce(0) { count, attempt in
             // A transfer that failed before a response may not have sent anything; it is still a try.
-            count + attempt.redirects.count + 1
+            // An attempt with neither (a request only rendered, `--dry-run`) was never sent.
+            guard attempt.response != nil || attempt.error != nil else { return count }
+            return count + attempt.redirects.count + 1
         }
         let seconds = Double(max(1, run.durationMicroseconds)) / 1_000_000
         return ", \(requests) request\(requests == 1 ? "" : "s") (\(String(format: "%.1f", Double(requests) / seconds))/s)"

@@ -40,7 +40,9 @@ import Testing
         #expect(result.status == 0, result.context)
         #expect(recorder.received.isEmpty, "requests were sent: \(recorder.received)")
         #expect(result.stdout.contains("> POST \(recorder.baseURL)/login"), result.context)
-        #expect(result.stdout.contains(#"{"password":"***"}"#), result.context)
+        // -v indents JSON bodies.
+        #expect(result.stdout.contains(#""password": "***""#), result.context)
+        #expect(result.stdout.contains(", 0 requests ("), "a dry run sends nothing: \(result.stdout)")
         #expect(result.stdout.contains("> GET \(recorder.baseURL)/items?t=<capture: token>")
                 || result.stdout.contains("> GET \(recorder.baseURL)/items?t=%3Ccapture%3A%20token%3E"), result.context)
         #expect(result.stdout.contains("only if  (not rendered (--dry-run): if depends on capture token)"), result.context)
