@@ -27,6 +27,8 @@ package final class ConsoleReporter: Sendable {
         package var verbose = false
         /// A live line saying what is running, erased before each write: only on a terminal.
         package var statusLine = false
+        /// `--dry-run`: step lines say RENDER with the request built, the summary counts requests rendered.
+        package var dryRun = false
         package init() {}
     }
 
@@ -215,7 +217,7 @@ package final class ConsoleReporter: Sendable {
         let requests = run.workflows.flatMap(\.steps).flatMap(\.attempts).reduce(0) { count, attempt in
             // A transfer that failed before a response may not have sent anything; it is still a try.
             // An attempt with neither (a request only rendered, `--dry-run`) was never sent.
-            guard attempt.response != nil || attempt.error != nil else { return count }
+            guard !isOnlyRendered(attempt) else { return count }
             return count + attempt.redirects.count + 1
         }
         let seconds = Double(max(1, run.durationMicroseconds)) / 1_000_000
@@ -245,10 +247,17 @@ package final class ConsoleReporter: Sendable {
         text += " (\(run.workflows.count - failedWorkflows - notRun) passed, \(failedWorkflows) failed"
         text += (notRun > 0 ? ", \(notRun) not run" : "") + "),"
         let steps = passed + failed + errored + skipped
-        text += " \(steps) step\(steps == 1 ? "" : "s"): \(passed) passed, \(failed) failed,"
+        text += " \(steps) step\(steps == 1 ? "" : "s"): \(passed) \(options.dryRun ? "rendered" : "passed"), \(failed) failed,"
         text += " \(errored) errored, \(skipped) skipped in \(Self.duration(run.durationMicroseconds))"
-        text += Self.requestRate(run) + "\n"
-        if run.interrupted {
+        // A dry run sent nothing: a request rate would read as if it had.
+        text += (options.dryRun ? "" : Self.requestRate(run)) + "\n"
+        if options.dryRun && !run.interrupted {
+            // Not PASSED: nothing was checked against the API.
+            let rendered = run.workflows.flatMap(\.steps).flatMap(\.attempts).filter(Self.isOnlyRendered).count
+            let line = "DRY RUN: \(rendered) request\(rendered == 1 ? "" : "s") rendered, 0 sent"
+                + (errored > 0 ? ", \(errored) step\(errored == 1 ? "" : "s") did not render" : "")
+            text += style(line, run.passed ? .boldGreen : .boldRed) + "\n"
+        } else if run.interrupted {
             let reason = run.interruption?.signalName ?? ""
             text += style("INTERRUPTED", .boldRed) + (reason.isEmpty ? "" : " by \(reason)") + "\n"
         } else {
@@ -265,14 +274,29 @@ package final class ConsoleReporter: Sendable {
         let name = step.displayName
         switch step.outcome {
         case .passed:
-            return "  " + style("PASS ", .green) + " \(name)  \(status)  \(attempts)\(Self.duration(step.durationMicroseconds))\n"
+            if options.dryRun, let attempt = step.attempts.last, Self.isOnlyRendered(attempt) {
+                // Nothing was sent, so no status and no time: what would have been sent.
+                return "  " + label("RENDER", .green) + " \(name)  \(attempt.request.method) \(attempt.request.url)\n"
+            }
+            return "  " + label("PASS", .green) + " \(name)  \(status)  \(attempts)\(Self.duration(step.durationMicroseconds))\n"
         case .failed:
-            return "  " + style("FAIL ", .boldRed) + " \(name)  \(status)  \(attempts)\(Self.duration(step.durationMicroseconds))\n"
+            return "  " + label("FAIL", .boldRed) + " \(name)  \(status)  \(attempts)\(Self.duration(step.durationMicroseconds))\n"
         case .errored(let error):
-            return "  " + style("ERROR", .boldRed) + " \(name)  \(error.type)  \(attempts)\(Self.duration(step.durationMicroseconds))\n"
+            return "  " + label("ERROR", .boldRed) + " \(name)  \(error.type)  \(attempts)\(Self.duration(step.durationMicroseconds))\n"
         case .skipped(let reason):
-            return "  " + style("SKIP ", .dim) + " \(name)  (\(reason))\n"
+            return "  " + label("SKIP", .dim) + " \(name)  (\(reason))\n"
         }
+    }
+
+    /// A step line's outcome word, padded so names line up (one wider in a dry run, for RENDER).
+    private func label(_ word: String, _ style: Style) -> String {
+        let width = options.dryRun ? 6 : 5
+        return self.style(word.padding(toLength: max(width, word.count), withPad: " ", startingAt: 0), style)
+    }
+
+    /// An attempt with neither response nor error: built, never sent (`--dry-run`).
+    static func isOnlyRendered(_ attempt: Attempt) -> Bool {
+        attempt.response == nil && attempt.error == nil
     }
 
     private func failureBlocks(_ workflow: WorkflowResult) -> String {

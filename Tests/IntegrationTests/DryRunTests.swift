@@ -42,7 +42,7 @@ import Testing
         #expect(result.stdout.contains("> POST \(recorder.baseURL)/login"), result.context)
         // -v indents JSON bodies.
         #expect(result.stdout.contains(#""password": "***""#), result.context)
-        #expect(result.stdout.contains(", 0 requests ("), "a dry run sends nothing: \(result.stdout)")
+        #expect(result.stdout.contains("DRY RUN: 2 requests rendered, 0 sent"), "a dry run sends nothing: \(result.stdout)")
         #expect(result.stdout.contains("> GET \(recorder.baseURL)/items?t=<capture: token>")
                 || result.stdout.contains("> GET \(recorder.baseURL)/items?t=%3Ccapture%3A%20token%3E"), result.context)
         #expect(result.stdout.contains("only if  (not rendered (--dry-run): if depends on capture token)"), result.context)
@@ -59,7 +59,65 @@ import Testing
         let result = try await Courier.run(["run", "flow.yaml", "--dry-run"], in: workspace.url,
                                            environment: ["API_KEY": "dry-run-secret-4711"])
         #expect(result.status == 2, result.context)
-        #expect(result.stdout.contains("ERROR broken"), result.context)
+        #expect(result.stdout.contains("ERROR  broken"), result.context)
+        #expect(result.stdout.contains("DRY RUN: 2 requests rendered, 0 sent, 1 step did not render"), result.context)
         #expect(recorder.received.isEmpty, "requests were sent: \(recorder.received)")
+    }
+
+    @Test("--dry-run: includes whose vars or templated path read a capture are not rendered, with the reason; other includes render")
+    func includesDependingOnCaptures() async throws {
+        let recorder = try RequestRecorder()
+        defer { recorder.stop() }
+        let workspace = try Workspace()
+        try workspace.write("part.yaml", """
+            steps:
+              - name: fetch
+                request: { url: "\(recorder.baseURL)/part/{{ id }}" }
+            """)
+        try workspace.write("flow.yaml", """
+            name: dry includes
+            steps:
+              - name: log in
+                request: { method: POST, url: "\(recorder.baseURL)/login" }
+                capture:
+                  token: { json: $.token }
+              - name: fixed
+                include: part.yaml
+                vars: { id: "7" }
+              - name: with token
+                include: part.yaml
+                vars: { id: "{{ token }}" }
+              - name: by path
+                include: "{{ token }}.yaml"
+            """)
+        let result = try await Courier.run(["run", "flow.yaml", "--dry-run"], in: workspace.url, environment: [:])
+        #expect(result.status == 0, result.context)
+        #expect(recorder.received.isEmpty, "requests were sent: \(recorder.received)")
+        #expect(result.stdout.contains("RENDER fixed › fetch  GET \(recorder.baseURL)/part/7"), result.context)
+        #expect(result.stdout.contains("with token › fetch  (not rendered (--dry-run): include var id depends on capture token)"),
+                result.context)
+        #expect(result.stdout.contains("by path  (not rendered (--dry-run): include path depends on capture token)"), result.context)
+        #expect(!result.stdout.contains("/part/<capture"), result.context)
+    }
+
+    @Test("--dry-run console: RENDER lines with the request built (no status), SKIP lines with the reason, a DRY RUN summary, not PASSED (golden)")
+    func consoleGolden() async throws {
+        let recorder = try RequestRecorder()
+        defer { recorder.stop() }
+        let workspace = try Workspace()
+        try workspace.write("flow.yaml", Self.workflow(recorder.baseURL, broken: false))
+        let result = try await Courier.run(["run", "flow.yaml", "--dry-run"], in: workspace.url,
+                                           environment: ["API_KEY": "dry-run-secret-4711"])
+        #expect(result.status == 0, result.context)
+        #expect(!result.stdout.contains("PASSED"), result.context)
+        #expect(!result.stdout.contains("---"), result.context)
+        let console = result.stdout.replacingOccurrences(of: recorder.baseURL, with: "<base_url>")
+            .replacingOccurrences(of: #"\d+ ms|\d+\.\d\d s"#, with: "<time>", options: .regularExpression)
+        let golden = Paths.packageRoot.appendingPathComponent("Tests/Goldens/console/dry-run.txt")
+        if ProcessInfo.processInfo.environment["COURIER_RECORD"] == "1" {
+            try console.write(to: golden, atomically: true, encoding: .utf8)
+        } else {
+            #expect(console == (try String(contentsOf: golden, encoding: .utf8)), result.context)
+        }
     }
 }

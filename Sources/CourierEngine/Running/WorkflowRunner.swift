@@ -293,6 +293,9 @@ final class WorkflowRunner {
             if reason == nil, case .expression(let expression)? = step.forEach {
                 reason = DryRun.notRenderedReason("for_each", expression, captures: dryRunPlaceholders)
             }
+            if reason == nil, case .include(let include) = step.action {
+                reason = DryRun.notRenderedReason(include, captures: dryRunPlaceholders)
+            }
             if let reason {
                 skip(step, phase: phase, context: context, reason: reason)
                 return false

@@ -124,6 +124,7 @@ enum RunCommand {
         settings.dryRun = parsed.has("--dry-run")
         // A dry run is there to show the requests.
         consoleOptions.verbose = parsed.has("--verbose") || settings.dryRun
+        consoleOptions.dryRun = settings.dryRun
         // What -v prints of each request is what went on the wire.
         settings.recordSentRequests = consoleOptions.verbose
         settings.curlCommands = parsed.has("--curl")
