@@ -88,6 +88,10 @@ package enum JUnitReport {
                 body += "      <system-out>\(text(transcripts.joined(separator: "\n\n")))</system-out>\n"
             }
         }
+        // `--dry-run`: a passed testcase that sent nothing says so, with the request it built.
+        if case .passed = step.outcome, let attempt = step.attempts.last, ConsoleReporter.isOnlyRendered(attempt) {
+            body += "      <system-out>\(text("rendered, not sent (--dry-run)\n" + Transcript.render(attempt, policy: policy)))</system-out>\n"
+        }
         if body.isEmpty { return xml + "/>\n" }
         xml += ">\n" + body + "    </testcase>\n"
         return xml

@@ -35,11 +35,15 @@ import Testing
         defer { recorder.stop() }
         let workspace = try Workspace()
         try workspace.write("flow.yaml", Self.workflow(recorder.baseURL, broken: false))
-        let result = try await Courier.run(["run", "flow.yaml", "--dry-run"], in: workspace.url,
+        let result = try await Courier.run(["run", "flow.yaml", "--dry-run", "--junit", "junit.xml"], in: workspace.url,
                                            environment: ["API_KEY": "dry-run-secret-4711"])
         #expect(result.status == 0, result.context)
         #expect(recorder.received.isEmpty, "requests were sent: \(recorder.received)")
         #expect(result.stdout.contains("> POST \(recorder.baseURL)/login"), result.context)
+        // JUnit: a rendered step is a passed testcase saying it was not sent.
+        let junit = try String(contentsOf: workspace.url.appendingPathComponent("junit.xml"), encoding: .utf8)
+        #expect(junit.contains("<system-out>rendered, not sent (--dry-run)\n&gt; POST \(recorder.baseURL)/login"), "\(junit)")
+        #expect(!junit.contains("<failure") && !junit.contains("dry-run-secret-4711"), "\(junit)")
         // -v indents JSON bodies.
         #expect(result.stdout.contains(#""password": "***""#), result.context)
         #expect(result.stdout.contains("DRY RUN: 2 requests rendered, 0 sent"), "a dry run sends nothing: \(result.stdout)")
