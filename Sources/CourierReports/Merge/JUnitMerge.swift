@@ -16,7 +16,7 @@ package enum JUnitMerge {
         package var column: Int?
         package var message: String
         /// Another place the message refers to (the first input holding a duplicate suite).
-        package var related: (file: String, line: Int)?
+        package var related: (file: String, line: Int?)?
 
         package static func == (lhs: Problem, rhs: Problem) -> Bool {
             lhs.file == rhs.file && lhs.line == rhs.line && lhs.column == rhs.column && lhs.message == rhs.message
@@ -51,7 +51,7 @@ package enum JUnitMerge {
         var totals = Totals()
         var suites = ""
         /// Where each workflow was seen first.
-        var seen: [String: (file: String, line: Int)] = [:]
+        var seen: [String: (file: String, line: Int?)] = [:]
         for input in inputs {
             let problem = { (message: String, offset: Int?) -> Problem in
                 let place = offset.map { XMLReader.lineAndColumn(of: $0, in: input.bytes) }

@@ -13,7 +13,7 @@ enum CLI {
           list [PATH...]                workflows, steps and tags
           query [--paths] JSONPATH [FILE]
                                         evaluate a JSONPath on a JSON file (or stdin)
-          merge-reports OUT IN...       merge the JUnit reports of separate runs into one
+          merge-reports OUT IN...       merge the JUnit or JSON reports of separate runs into one
           version                       the version and the libcurl/TLS libraries (--version: the version alone)
 
         'courier help <command>' (or 'courier <command> --help') shows a command's options.

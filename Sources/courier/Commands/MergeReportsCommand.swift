@@ -2,8 +2,8 @@ import CourierDiagnostics
 import CourierReports
 import Foundation
 
-/// `courier merge-reports OUT IN...`: the JUnit reports of separate runs (CI
-/// shards) as one report, as if one run had run every workflow.
+/// `courier merge-reports OUT IN...`: the JUnit or JSON reports of separate runs
+/// (CI shards) as one report, as if one run had run every workflow.
 ///
 /// Every input is read and checked before anything is written: a broken input
 /// is named (with its line and column when the problem is in its text) and OUT
@@ -21,6 +21,7 @@ enum MergeReportsCommand {
 
         Merges the JUnit reports IN (of runs over different workflows: CI shards) into OUT
         ('-' for standard output): every test case of every input, in order, counts and times summed.
+        JSON reports (--json) merge the same way; the inputs must be all JUnit or all JSON.
         A workflow in two inputs is an error; OUT is written only when every input is valid.
 
         \(parser.optionsHelp)
@@ -54,13 +55,13 @@ enum MergeReportsCommand {
             Output.err(renderer.render(unreadable))
             return ExitCode.invalid
         }
-        switch JUnitMerge.merge(inputs) {
+        switch ReportMerge.merge(inputs) {
         case .invalid(let problems):
             for input in inputs where problems.contains(where: { $0.file == input.path }) {
                 _ = sources.register(path: input.path, text: String(decoding: input.bytes, as: UTF8.self))
             }
             let diagnostics = problems.map { problem -> Diagnostic in
-                let notes = problem.related.map { [Diagnostic.note("first in \($0.file):\($0.line)", at: nil)] } ?? []
+                let notes = problem.related.map { [Diagnostic.note("first in \($0.file)\($0.line.map { ":\($0)" } ?? "")", at: nil)] } ?? []
                 guard let line = problem.line, let column = problem.column else {
                     return .error("\(problem.file): \(problem.message)", at: nil, notes: notes)
                 }

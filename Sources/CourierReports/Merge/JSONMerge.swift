@@ -1,0 +1,109 @@
+import CourierJSON
+import CourierResults
+import Foundation
+
+/// `courier merge-reports` for JSON reports (`--json`): the runs of separate
+/// shards as one run, written exactly as `--json` writes a run.
+///
+/// Each input is decoded into the ``RunResult`` it records and the workflows are
+/// concatenated in input order; the summary is recomputed from them by
+/// ``JSONReport`` (so it cannot disagree with the workflows), `startedAt` is the
+/// earliest input's, the duration the sum of the inputs' (like the JUnit merge:
+/// shards often run on separate machines, so a span would mean nothing), and the
+/// run is interrupted when any input was (the first input's interruption is kept).
+package enum JSONMerge {
+    package static func merge(_ inputs: [JUnitMerge.Input]) -> JUnitMerge.Outcome {
+        var problems: [JUnitMerge.Problem] = []
+        var workflows: [WorkflowResult] = []
+        var startedAt: Timestamp?
+        var duration = 0
+        var interruption: Interruption?
+        /// Where each workflow file was seen first.
+        var seen: [String: (file: String, line: Int?)] = [:]
+        for input in inputs {
+            let problem = { (message: String, line: Int?, column: Int?) in
+                JUnitMerge.Problem(file: input.path, line: line, column: column, message: message)
+            }
+            // Our own parser first: its errors say where (Foundation's decoder does not).
+            let value: JSONValue
+            do {
+                value = try JSONValue.parse(input.bytes)
+            } catch {
+                problems.append(problem("not valid JSON: \(error.message)", error.line, error.column))
+                continue
+            }
+            guard let version = value["formatVersion"] else {
+                problems.append(problem("not a Courier JSON report: no 'formatVersion'", nil, nil))
+                continue
+            }
+            guard version.isInteger, version.numberValue?.intValue == JSONReport.formatVersion else {
+                problems.append(problem("formatVersion \(version.serialized()) is not \(JSONReport.formatVersion), the version this Courier reads and writes", nil, nil))
+                continue
+            }
+            let document: JSONReport.Document
+            do {
+                document = try JSONDecoder().decode(JSONReport.Document.self, from: Data(input.bytes))
+            } catch {
+                problems.append(problem("not a Courier JSON report: \(describe(error))", nil, nil))
+                continue
+            }
+            var inputProblems: [JUnitMerge.Problem] = []
+            for workflow in document.run.workflows {
+                let line = line(ofWorkflow: workflow.file, in: input.bytes)
+                if let first = seen[workflow.file] {
+                    var duplicate = problem("the workflow '\(workflow.file)' is in two reports: a merged report would count it twice", line, line.map { _ in 1 })
+                    duplicate.related = first
+                    inputProblems.append(duplicate)
+                    continue
+                }
+                seen[workflow.file] = (input.path, line)
+            }
+            guard inputProblems.isEmpty else {
+                problems += inputProblems
+                continue
+            }
+            workflows += document.run.workflows
+            startedAt = min(startedAt ?? document.run.startedAt, document.run.startedAt)
+            duration += document.run.durationMicroseconds
+            interruption = interruption ?? document.run.interruption
+        }
+        guard problems.isEmpty else { return .invalid(problems) }
+        let run = RunResult(workflows: workflows, startedAt: startedAt ?? .zero, durationMicroseconds: duration, interruption: interruption)
+        return .merged(JSONReport.render(run))
+    }
+
+    /// The line of the workflow's `"file": "…"` in a report, for a message to point at;
+    /// nil when the text is not laid out as Courier writes it.
+    private static func line(ofWorkflow file: String, in bytes: [UInt8]) -> Int? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        guard let encoded = try? encoder.encode(file) else { return nil }
+        let needle = Array(encoded)
+        let key = Array("\"file\"".utf8)
+        var index = 0
+        while index + needle.count <= bytes.count {
+            defer { index += 1 }
+            guard bytes[index..<(index + needle.count)].elementsEqual(needle) else { continue }
+            // Back over spaces and ':' to the key.
+            var back = index - 1
+            while back >= 0, [0x20, 0x09, UInt8(ascii: ":")].contains(bytes[back]) { back -= 1 }
+            guard back + 1 >= key.count, bytes[(back + 1 - key.count)...back].elementsEqual(key) else { continue }
+            return XMLReader.lineAndColumn(of: back + 1 - key.count, in: bytes).line
+        }
+        return nil
+    }
+
+    /// A decoding error as a path into the report and what is wrong there.
+    private static func describe(_ error: Error) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return keys.isEmpty ? "the top level" : String(keys.drop { $0 == "." })
+        }
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context)?: return "'\(key.stringValue)' missing at \(path(context))"
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?, .dataCorrupted(let context)?:
+            return "\(path(context)): \(context.debugDescription)"
+        default: return "\(error)"
+        }
+    }
+}
