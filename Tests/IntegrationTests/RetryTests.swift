@@ -144,8 +144,9 @@ struct RetryTests {
         let result = try await Courier.run(["run", "wait.yaml", "--var", "base_url=\(server.baseURL)", "--junit", "junit.xml"],
                                            in: workspace.url, interruptAfter: .milliseconds(1500))
         #expect(result.status == 130, result.context)
-        // 1.5 s until the signal, then at once; generous for a loaded machine, far below the 30 s wait.
-        #expect(result.duration < .milliseconds(6500), "the wait did not stop at Ctrl-C: \(result.duration)")
+        // 1.5 s until the signal, then at once. The bound only has to tell "cut short" from the
+        // 30 s wait; a loaded machine has taken 9.5 s to start, run and stop.
+        #expect(result.duration < .seconds(20), "the wait did not stop at Ctrl-C: \(result.duration)")
         #expect(result.stdout.contains("503, retrying in 30.0 s (Retry-After)"), result.context)
         let report = try await JUnitReport.load(workspace.url.appendingPathComponent("junit.xml"))
         let step = try #require(report.testCase("long wait"))
