@@ -8,7 +8,7 @@ import Testing
 /// wall-clock time except hang guards.
 @Suite struct HTTPClientTests {
     /// Fails the test instead of hanging when `operation` does not finish in time.
-    func withHangGuard<T: Sendable>(seconds: Int = 20, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    func withHangGuard<T: Sendable>(seconds: Int = 60, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await operation() }
             group.addTask {
