@@ -39,6 +39,8 @@ package final class ConsoleReporter: Sendable {
     private let state = Mutex(Blocks())
     /// With -v, login steps whose exchanges are not shown yet, per workflow file.
     private let deferredLogins = Mutex<[String: [StepResult]]>([:])
+    /// With -v, the attempts shown as they happened, per workflow file and step: not shown again.
+    private let shownAttempts = Mutex<[String: Set<Int>]>([:])
 
     /// A started workflow's block. The first one is live: its text is written as it comes.
     private struct Block {
@@ -82,7 +84,8 @@ package final class ConsoleReporter: Sendable {
                 deferLogin(step, of: file)
                 text = deferred + line
             } else {
-                text = deferred + line + (options.verbose ? verboseTranscripts(step) : "")
+                let shown = options.verbose ? takeShownAttempts(of: step.displayName, in: file) : []
+                text = deferred + line + (options.verbose ? verboseTranscripts(step, except: shown) : "")
             }
         case .workflowFinished(let workflow):
             text = (options.verbose ? takeDeferredLogins(of: workflow.file) : "") + failureBlocks(workflow)
@@ -90,6 +93,17 @@ package final class ConsoleReporter: Sendable {
         case .attemptRetried(_, let step, let retry):
             // As it happens, before the step's own line: a long wait is never a silent one.
             text = options.quiet ? "" : "  " + style("RETRY", .dim) + " \(step)  \(retry.message)\n"
+        case .attemptFinished(let file, let step, let phase, let number, let attempt):
+            // With -v, an attempt that is retried is shown at once, its RETRY line next: a step
+            // retried for minutes shows each exchange as it happens. The deciding attempt follows
+            // the step's line; a login's wait like the rest of the login (above).
+            if options.verbose && phase != .auth && attempt.retry != nil {
+                shownAttempts.withLock { _ = $0[Self.key(step, file), default: []].insert(number) }
+                // `-q` has no RETRY lines: the transcript says why it was retried.
+                text = takeDeferredLogins(of: file) + attemptTranscript(attempt, number: number, of: step, withRetry: options.quiet)
+            } else {
+                text = ""
+            }
         }
         state.withLock { state in
             var out = ""
@@ -97,7 +111,8 @@ package final class ConsoleReporter: Sendable {
             case .workflowStarted(let file, _):
                 state.list.append(Block(file: file, hasHeader: !text.isEmpty))
                 add(text, toBlockAt: state.list.count - 1, isHeader: true, in: &state, out: &out)
-            case .stepFinished(let file, _), .warning(let file, _), .attemptRetried(let file, _, _):
+            case .stepFinished(let file, _), .warning(let file, _), .attemptRetried(let file, _, _),
+                 .attemptFinished(let file, _, _, _, _):
                 add(text, toBlockAt: state.list.firstIndex { $0.file == file && !$0.finished }, in: &state, out: &out)
             case .workflowFinished(let workflow):
                 let index = state.list.firstIndex { $0.file == workflow.file && !$0.finished }
@@ -125,8 +140,14 @@ package final class ConsoleReporter: Sendable {
 
     private func takeDeferredLogins(of file: String) -> String {
         let steps = deferredLogins.withLock { $0.removeValue(forKey: file) } ?? []
-        return steps.map(verboseTranscripts).joined()
+        return steps.map { verboseTranscripts($0) }.joined()
     }
+
+    private func takeShownAttempts(of step: String, in file: String) -> Set<Int> {
+        shownAttempts.withLock { $0.removeValue(forKey: Self.key(step, file)) } ?? []
+    }
+
+    private static func key(_ step: String, _ file: String) -> String { file + "\u{0}" + step }
 
     /// Adds `text` to a block: written at once when the block is live (or unknown), else kept.
     private func add(_ text: String, toBlockAt index: Int?, isHeader: Bool = false, in state: inout Blocks, out: inout String) {
@@ -328,14 +349,20 @@ package final class ConsoleReporter: Sendable {
         return out
     }
 
-    private func verboseTranscripts(_ step: StepResult) -> String {
-        let policy = output.policy
+    /// Every attempt's exchange but those shown already (as they happened).
+    private func verboseTranscripts(_ step: StepResult, except shown: Set<Int> = []) -> String {
         var out = ""
-        for (index, attempt) in step.attempts.enumerated() {
-            out += "\n" + style("\(step.displayName) — attempt \(index + 1)", .dim) + "\n"
-            out += indent(Transcript.render(attempt, policy: policy, verbose: true)) + "\n"
-            if let retry = attempt.retry { out += indent("* " + retry.message) + "\n" }
+        for (index, attempt) in step.attempts.enumerated() where !shown.contains(index + 1) {
+            out += attemptTranscript(attempt, number: index + 1, of: step.displayName, withRetry: true)
         }
+        return out
+    }
+
+    /// `name — attempt N`, the exchange, and (`withRetry`) why it was retried.
+    private func attemptTranscript(_ attempt: Attempt, number: Int, of step: String, withRetry: Bool) -> String {
+        var out = "\n" + style("\(step) — attempt \(number)", .dim) + "\n"
+        out += indent(Transcript.render(attempt, policy: output.policy, verbose: true)) + "\n"
+        if withRetry, let retry = attempt.retry { out += indent("* " + retry.message) + "\n" }
         return out
     }
 

@@ -434,13 +434,14 @@ private func paths(_ requests: [HTTPRequest]) -> [String] {
         teardown:
           - { name: down, request: { url: http://h/d } }
         """, transport: routed())
-        let summary: [String] = outcome.events.map { event in
+        let summary: [String] = outcome.events.compactMap { event in
             switch event {
             case .workflowStarted(let file, let name): "started \(name) \(file)"
             case .stepFinished(_, let step): "step \(step.name)"
             case .workflowFinished(let result): "finished \(result.name) \(result.passed)"
             case .warning(_, let message): "warning \(message)"
             case .attemptRetried(_, let step, _): "retry \(step)"
+            case .attemptFinished: nil
             }
         }
         #expect(summary == ["started ordered \(testWorkflowPath)", "step one", "step two", "step three", "step down", "finished ordered false"])

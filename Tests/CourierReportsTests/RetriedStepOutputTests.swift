@@ -56,6 +56,29 @@ import Testing
         #expect(text.contains("    * 503, retrying in 1.4 s\n"), "\(text)")
     }
 
+    @Test("-v live: a retried attempt of a block not live yet (--jobs) waits for its block; a login's waits for the next event")
+    func verboseLiveAttemptsRespectBlocksAndLogins() {
+        let console = MaskedReportingTests.CapturedConsole(secrets: SecretRegistry())
+        var options = ConsoleReporter.Options()
+        options.verbose = true
+        options.quiet = true
+        let reporter = ConsoleReporter(options: options, sources: SourceStore(), output: console.output)
+        let first = Self.step.attempts[0]
+        reporter.handle(.workflowStarted(file: "a.yaml", name: "a"))
+        reporter.handle(.workflowStarted(file: "b.yaml", name: "b"))
+        // b.yaml is not the live block: kept.
+        reporter.handle(.attemptFinished(file: "b.yaml", step: "in b", phase: .steps, number: 1, first))
+        #expect(console.text.isEmpty, "\(console.text)")
+        // A login's attempt waits until `apply` made its captures credentials.
+        reporter.handle(.attemptFinished(file: "a.yaml", step: "auth › log in", phase: .auth, number: 1, first))
+        #expect(console.text.isEmpty, "\(console.text)")
+        // a.yaml is live: shown at once, with why it was retried (`-q` has no RETRY line).
+        reporter.handle(.attemptFinished(file: "a.yaml", step: "in a", phase: .steps, number: 1, first))
+        #expect(console.text == "\nin a — attempt 1\n    > GET http://h/job\n    \n    < HTTP/1.1 503\n    <\n    \n    * 503, retrying in 1.0 s (Retry-After)\n", "\(console.text)")
+        reporter.handle(.workflowFinished(WorkflowResult(file: "a.yaml", name: "a", steps: [])))
+        #expect(console.text.hasSuffix("\nin b — attempt 1\n    > GET http://h/job\n    \n    < HTTP/1.1 503\n    <\n    \n    * 503, retrying in 1.0 s (Retry-After)\n"), "\(console.text)")
+    }
+
     @Test("JUnit: a passed retried step lists every attempt in <system-out>, no failure; its time is the wall clock")
     func junit() {
         let workflow = WorkflowResult(file: "w.yaml", name: "w", steps: [Self.step], durationMicroseconds: 2_400_000)

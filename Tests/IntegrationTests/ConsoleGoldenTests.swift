@@ -102,6 +102,27 @@ struct ConsoleGoldenTests {
         try check("retried", Self.normalised(result.stdout, server: server, key: key), result.context)
     }
 
+    @Test("-v, a step retried twice: attempt 1's exchange, its RETRY line, attempt 2's, its RETRY line, the step's line, attempt 3's (golden)")
+    func retriedVerbose() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        let key = "console-v-\(UUID().uuidString.prefix(8))"
+        try workspace.write("retry.yaml", """
+            name: retried
+            steps:
+              - name: flaky
+                request: { url: "{{ base_url }}/flaky?key=\(key)&fail=2" }
+                retry: { attempts: 3, delay: 10ms }
+                expect: { status: 200 }
+            """)
+        let result = try await Courier.run(files: ["retry.yaml"], workspace: workspace, server: server, extra: ["-v"])
+        #expect(result.status == 0, result.context)
+        // The Host header libcurl sent names the server's port.
+        let host = server.baseURL.replacingOccurrences(of: "http://", with: "")
+        let console = Self.normalised(result.stdout, server: server, key: key).replacingOccurrences(of: host, with: "<host>")
+        try check("retried-verbose", console, result.context)
+    }
+
     @Test("skipped steps: SKIP lines with their reason; a failed setup's skipped steps are not in the recap (golden)")
     func skipped() async throws {
         let server = try TestServer.shared()

@@ -457,6 +457,12 @@ final class WorkflowRunner {
                        startedAt: clock.timestamp(at: start),
                        durationMicroseconds: max(0, clock.elapsedMicroseconds(since: start) - loginMicroseconds))
         }
+        // `-v` shows each attempt as it happens, not only when the step finishes.
+        func attemptRecorded(_ outcome: AttemptOutcome) {
+            guard let record = outcome.record else { return }
+            let name = iteration.map { "\(stepName) [\($0)]" } ?? stepName
+            engine.onEvent(.attemptFinished(file: workflow.file, step: name, phase: phase, number: outcomes.count, record))
+        }
         func timedLogIn() async -> StepError? {
             let loginStart = clock.elapsedMicroseconds()
             defer { loginMicroseconds += clock.elapsedMicroseconds(since: loginStart) }
@@ -477,6 +483,7 @@ final class WorkflowRunner {
             switch refresh?.decide(afterStatus: outcome.record?.response?.status) {
             case .logInAgainAndResend?:
                 outcomes.append(outcome)
+                attemptRecorded(outcome)
                 if let failure = await timedLogIn() { return result(.errored(failure)) }
                 continue
             case .refusedAgain(let status)?:
@@ -490,10 +497,12 @@ final class WorkflowRunner {
             let counted = outcomes.count + 1 - (refresh?.spent == true ? 1 : 0)
             guard case .again(let next) = policy.decide(after: outcome, number: counted) else {
                 outcomes.append(outcome)
+                attemptRecorded(outcome)
                 break
             }
             outcome.record?.retry = next
             outcomes.append(outcome)
+            attemptRecorded(outcome)
             engine.onEvent(.attemptRetried(file: workflow.file, step: stepName, next))
             // Ctrl-C (or --fail-fast) during the wait ends the step at once.
             do { try await engine.sleeper.sleep(for: next.wait) } catch {
