@@ -1,3 +1,4 @@
+import CourierJSON
 import CourierResults
 import CourierSecrets
 import Foundation
@@ -64,6 +65,33 @@ package enum JSONReport {
             }
             attempts = steps.reduce(0) { $0 + $1.attempts.count }
             durationMicroseconds = run.durationMicroseconds
+        }
+    }
+
+    /// The report's text with every string value masked by `policy`, and the keys of the
+    /// workflow's own data (what sits under a `value` key: captured and checked values).
+    /// The report's own keys are never masked: a secret that happens to be a key name
+    /// (`secret`, `name`) must not change the report's shape. Written with
+    /// ``ReportWriter/Masking/byRenderer``, since masking the whole text would do just that.
+    package static func render(_ run: RunResult, policy: MaskingPolicy) -> String {
+        let text = render(run)
+        guard let document = try? JSONValue.parse(text) else { return policy.mask(text) }
+        return masked(document, policy: policy, userData: false).serialized(pretty: true) + "\n"
+    }
+
+    private static func masked(_ value: JSONValue, policy: MaskingPolicy, userData: Bool) -> JSONValue {
+        switch value {
+        case .string(let text):
+            return .string(policy.mask(text))
+        case .array(let items):
+            return .array(items.map { masked($0, policy: policy, userData: userData) })
+        case .object(let object):
+            return .object(JSONObject(object.map { member in
+                (key: userData ? policy.mask(member.key) : member.key,
+                 value: masked(member.value, policy: policy, userData: userData || member.key == "value"))
+            }))
+        default:
+            return value
         }
     }
 

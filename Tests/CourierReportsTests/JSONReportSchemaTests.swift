@@ -2,6 +2,7 @@ import CourierDiagnostics
 import CourierJSON
 import CourierReports
 import CourierResults
+import CourierSecrets
 import Foundation
 import Testing
 
@@ -60,6 +61,25 @@ import Testing
         #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
         #expect(try JSONReport.decode(text) == JSONReport.Document(fullResult()))
         #expect(try JSONReport.decode(text).formatVersion == JSONReport.formatVersion)
+    }
+
+    @Test("a secret that is also a key of the report ('secret', 'name') is masked in values, never in the report's keys")
+    func secretsNamedLikeKeys() throws {
+        let registry = SecretRegistry()
+        registry.register("secret")
+        registry.register("status")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("courier-json-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var run = fullResult()
+        run.workflows[0].steps[0].captures = [CapturedValue(name: "token", value: .object(["secret": .string("a secret status")]), secret: false)]
+        try ReportRequest(format: .json, path: path).write(run, maskingWith: registry)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let violations = try schema().validate(try JSONValue.parse(text))
+        #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
+        // Values and the workflow's own keys are masked; the report's keys are not.
+        #expect(text.contains(#""secret" : false"#) || text.contains(#""secret": false"#), "\(text.prefix(2000))")
+        #expect(!text.contains("a secret status"))
+        #expect(text.contains(#""***": "a *** ***""#) || text.contains(#""***" : "a *** ***""#), "\(text)")
     }
 
     @Test("an empty run (nothing selected, nothing known) matches the schema")

@@ -28,11 +28,11 @@ package struct ReportRequest: Sendable, Equatable {
         }
 
         /// The report's text; `policy` masks bodies before they are cut (the
-        /// whole text is masked again by ``ReportWriter``).
+        /// whole text is masked again by ``ReportWriter``, except JSON's, masked value by value).
         package func render(_ run: RunResult, policy: MaskingPolicy) -> String {
             switch self {
             case .junit: JUnitReport.render(run, policy: policy)
-            case .json: JSONReport.render(run)
+            case .json: JSONReport.render(run, policy: policy)
             case .html: HTMLReport.render(run, policy: policy)
             }
         }
@@ -50,6 +50,8 @@ package struct ReportRequest: Sendable, Equatable {
     package var toStandardOutput: Bool { path == "-" }
 
     package func write(_ run: RunResult, maskingWith secrets: SecretRegistry) throws(ReportWriter.Failure) {
-        try ReportWriter.write(format.render(run, policy: secrets.policy), to: path, maskingWith: secrets)
+        // The JSON report masks value by value: masking its whole text could rename its keys.
+        try ReportWriter.write(format.render(run, policy: secrets.policy), to: path, maskingWith: secrets,
+                               masking: format == .json ? .byRenderer : .wholeText)
     }
 }

@@ -41,8 +41,18 @@ package enum ReportWriter {
         case atomic(path: String, mode: mode_t?)
     }
 
-    package static func write(_ text: String, to path: String, maskingWith secrets: SecretRegistry) throws(Failure) {
-        var text = secrets.policy.mask(text)
+    /// Who masks a report's text.
+    package enum Masking: Sendable {
+        /// The writer, the whole text (JUnit, HTML).
+        case wholeText
+        /// Its renderer, value by value with the same policy, because masking the whole
+        /// text could change its structure (the JSON report's keys).
+        case byRenderer
+    }
+
+    package static func write(_ text: String, to path: String, maskingWith secrets: SecretRegistry,
+                              masking: Masking = .wholeText) throws(Failure) {
+        var text = masking == .wholeText ? secrets.policy.mask(text) : text
         // `withUTF8` rethrows untyped errors: carry the typed one out in a Result.
         let outcome = text.withUTF8 { bytes in
             Result { () throws(Failure) in try write(UnsafeRawBufferPointer(bytes), to: path) }
