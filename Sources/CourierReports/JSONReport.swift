@@ -76,6 +76,7 @@ package enum JSONReport {
     package static func render(_ run: RunResult, policy: MaskingPolicy) -> String {
         let text = render(run)
         guard let document = try? JSONValue.parse(text) else { return policy.mask(text) }
+        // Parsed twice (once in `render`): a report is written once or twice per run.
         return masked(document, policy: policy, userData: false).serialized(pretty: true) + "\n"
     }
 
@@ -102,7 +103,10 @@ package enum JSONReport {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         do {
-            return String(decoding: try encoder.encode(Document(run)), as: UTF8.self) + "\n"
+            let encoded = try encoder.encode(Document(run))
+            // Written by Courier's own serializer, as the masked report is: one layout for both.
+            guard let document = try? JSONValue.parse(encoded) else { return String(decoding: encoded, as: UTF8.self) + "\n" }
+            return document.serialized(pretty: true) + "\n"
         } catch {
             // The results are plain values (no non-finite numbers: JSONValue numbers are
             // parsed JSON); an encoding failure is still reported in the report's own shape.
