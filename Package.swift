@@ -36,6 +36,8 @@ let package = Package(
         ),
         // Not a product: the JSON benchmark's runner (Benchmarks/json/bench.sh).
         .executableTarget(name: "courier-json-bench", dependencies: ["CourierJSON"], path: "Benchmarks/json/Sources"),
+        // Not a product: the download benchmark's runner (Benchmarks/download/bench.sh).
+        .executableTarget(name: "courier-download-bench", dependencies: ["CourierHTTP"], path: "Benchmarks/download/Sources"),
         // Not a product: the masking benchmark's runner (Benchmarks/masking/bench.sh).
         .executableTarget(name: "courier-mask-bench", dependencies: ["CourierSecrets"], path: "Benchmarks/masking/Sources"),
         .testTarget(name: "CourierJSONTests", dependencies: ["CourierJSON"]),

@@ -192,36 +192,6 @@ import Testing
         await client.shutdown()
     }
 
-    /// 1 GiB to a file with bounded memory. Slow and sensitive to other tests' memory,
-    /// so it runs only when asked: `COURIER_HTTP_LARGE_DOWNLOAD=1 swift test --filter largeDownload`.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["COURIER_HTTP_LARGE_DOWNLOAD"] == "1"))
-    func largeDownloadToFileKeepsMemoryBounded() async throws {
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let client = HTTPClient()
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("courier-http-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let size = 1 << 30
-        let before = Self.residentKiB(field: "VmRSS:")
-        let response = try await client.send(HTTPRequest(url: "\(server.baseURL)/zeros?n=\(size)", responseBody: .file(path: path)))
-        let peak = Self.residentKiB(field: "VmHWM:")
-        print("1 GiB download to a file: VmRSS before \(before / 1024) MB, peak VmHWM \(peak / 1024) MB")
-        #expect(response.status == 200)
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        #expect((attributes[.size] as? Int) == size)
-        #expect(before > 0 && peak > 0)
-        #expect(peak - before < 50 * 1024)
-        await client.shutdown()
-    }
-
-    static func residentKiB(field: String) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix(field) {
-            return Int(line.dropFirst(field.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") ?? 0
-        }
-        return 0
-    }
-
     @Test func downloadToAnUnwritablePathFailsWithThePath() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Download benchmark: CourierHTTP streams a 1 GiB response from a local nginx to a file
+# (`HTTPRequest.responseBody = .file(path:)`), and /usr/bin/time reports the process's
+# peak RSS; `curl -o` does the same download in the same run, for the time.
+# Target: peak RSS under 50 MB (the body is never held in memory).
+#
+#   Benchmarks/download/bench.sh [scratch-path]     (default .build; DOWNLOAD_BYTES to change the size)
+#
+# Needs nginx, GNU time (Debian package `time`) and about 1 GiB free in $TMPDIR.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+scratch=${1:-.build}
+size=${DOWNLOAD_BYTES:-1073741824}
+
+[ -x /usr/bin/time ] || { echo "bench.sh: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
+nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
+[ -x "$nginx_bin" ] || { echo "bench.sh: nginx is missing (apt-get install nginx-light)" >&2; exit 1; }
+swift build -c release --scratch-path "$scratch" --product courier-download-bench >/dev/null
+bench="$scratch/release/courier-download-bench"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/courier-download-bench.XXXXXX")
+chmod 755 "$work"  # nginx workers run as another user
+trap '[ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null; rm -rf "$work"' EXIT
+mkdir -p "$work/www" "$work/logs"
+truncate -s "$size" "$work/www/big.bin"  # sparse: costs no disk until downloaded
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cat > "$work/nginx.conf" <<CONF
+worker_processes 1;
+daemon on;
+pid $work/nginx.pid;
+error_log $work/logs/error.log;
+events { worker_connections 64; }
+http { access_log off; server { listen 127.0.0.1:$port; root $work/www; } }
+CONF
+"$nginx_bin" -c "$work/nginx.conf" -p "$work" 2>/dev/null
+for _ in $(seq 1 50); do curl -sf -o /dev/null -r 0-0 "http://127.0.0.1:$port/big.bin" && break; sleep 0.05; done
+
+url="http://127.0.0.1:$port/big.bin"
+/usr/bin/time -f "%M %e" -o "$work/courier.time" "$bench" "$url" "$work/out.bin" > "$work/courier.out"
+written=$(stat -c %s "$work/out.bin"); rm -f "$work/out.bin"
+/usr/bin/time -f "%M %e" -o "$work/curl.time" curl -s -o "$work/curl.bin" "$url"; rm -f "$work/curl.bin"
+read -r rss seconds < "$work/courier.time"
+read -r curl_rss curl_seconds < "$work/curl.time"
+echo "$(( size / 1048576 )) MiB to a file: courier-download-bench $seconds s, peak RSS $(( rss / 1024 )) MB ($(cat "$work/courier.out")); curl -o $curl_seconds s, peak RSS $(( curl_rss / 1024 )) MB"
+[ "$written" -eq "$size" ] || { echo "FAIL: $written bytes written, expected $size" >&2; exit 1; }
+if [ "$rss" -lt $(( 50 * 1024 )) ]; then echo "peak RSS target (< 50 MB): OK"; else echo "peak RSS target (< 50 MB): ABOVE TARGET"; exit 1; fi
