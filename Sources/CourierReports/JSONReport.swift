@@ -74,10 +74,10 @@ package enum JSONReport {
     /// (`secret`, `name`) must not change the report's shape. Written with
     /// ``ReportWriter/Masking/byRenderer``, since masking the whole text would do just that.
     package static func render(_ run: RunResult, policy: MaskingPolicy) -> String {
-        let text = render(run)
-        guard let document = try? JSONValue.parse(text) else { return policy.mask(text) }
-        // Parsed twice (once in `render`): a report is written once or twice per run.
-        return masked(document, policy: policy, userData: false).serialized(pretty: true) + "\n"
+        switch document(run) {
+        case .success(let document): masked(document, policy: policy, userData: false).serialized(pretty: true) + "\n"
+        case .failure(let fallback): policy.mask(fallback.text)
+        }
     }
 
     private static func masked(_ value: JSONValue, policy: MaskingPolicy, userData: Bool) -> JSONValue {
@@ -97,21 +97,31 @@ package enum JSONReport {
     }
 
     /// The report's text: sorted keys, so the same run gives the same bytes.
-    /// Bodies are already masked and cut in the results; ``ReportWriter`` masks the
-    /// whole text again with the run's policy (secret captures, late secrets).
+    /// Bodies are already masked and cut in the results; ``render(_:policy:)`` masks the rest.
     package static func render(_ run: RunResult) -> String {
+        switch document(run) {
+        case .success(let document): document.serialized(pretty: true) + "\n"
+        case .failure(let fallback): fallback.text
+        }
+    }
+
+    /// The report as a JSON value with sorted keys (Foundation's encoder sorts them; Courier's
+    /// serializer then writes one layout for masked and plain reports alike), or, should
+    /// encoding fail, a small report in its own shape that says so.
+    private static func document(_ run: RunResult) -> Result<JSONValue, FallbackText> {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys]
         do {
-            let encoded = try encoder.encode(Document(run))
-            // Written by Courier's own serializer, as the masked report is: one layout for both.
-            guard let document = try? JSONValue.parse(encoded) else { return String(decoding: encoded, as: UTF8.self) + "\n" }
-            return document.serialized(pretty: true) + "\n"
+            return .success(try JSONValue.parse(try encoder.encode(Document(run))))
         } catch {
             // The results are plain values (no non-finite numbers: JSONValue numbers are
             // parsed JSON); an encoding failure is still reported in the report's own shape.
-            return "{\"formatVersion\": \(formatVersion), \"encodingError\": \(String(reflecting: "\(error)"))}\n"
+            return .failure(FallbackText(text: "{\"formatVersion\": \(formatVersion), \"encodingError\": \(String(reflecting: "\(error)"))}\n"))
         }
+    }
+
+    private struct FallbackText: Error {
+        let text: String
     }
 
     package static func decode(_ text: String) throws -> Document {

@@ -198,17 +198,7 @@ struct JSONReportTests {
     func interrupted() async throws {
         let server = try TestServer.shared()
         let workspace = try Workspace()
-        try workspace.write("slow.yaml", """
-            name: slow
-            steps:
-              - name: slow one
-                request: { url: "{{ base_url }}/delay?ms=20000" }
-              - name: never sent
-                request: { url: "{{ base_url }}/health" }
-            teardown:
-              - name: clean up
-                request: { url: "{{ base_url }}/health" }
-            """)
+        try workspace.write("slow.yaml", InterruptTests.slowWorkflow)
         let result = try await Courier.run(["run", "slow.yaml", "--var", "base_url=\(server.baseURL)", "--json", "report.json"],
                                            in: workspace.url, interruptAfter: .milliseconds(1500))
         #expect(result.status == 130, result.context)
