@@ -6,7 +6,9 @@
 public enum BodyCharset {
     /// The declared charset label (`"iso-8859-1"`, `"Shift_JIS"`), or nil for UTF-8.
     public static func declared(byContentType contentType: String?) -> String? {
-        guard let contentType else { return nil }
+        // Most types name no charset: a byte scan for the word before any splitting or
+        // lowercasing (this runs for every response recorded and checked).
+        guard let contentType, mentionsCharset(contentType) else { return nil }
         let parameters = contentType.split(separator: ";", omittingEmptySubsequences: false)
         guard let first = parameters.first else { return nil }
         let mediaType = first.trimmingCharacters(in: .whitespaces).lowercased()
@@ -21,6 +23,17 @@ public enum BodyCharset {
             return value
         }
         return nil
+    }
+
+    /// Whether `charset` appears anywhere in `contentType`, in any case.
+    static func mentionsCharset(_ contentType: String) -> Bool {
+        let word = Array("charset".utf8)
+        let bytes = Array(contentType.utf8)
+        guard bytes.count >= word.count else { return false }
+        for start in 0...(bytes.count - word.count) where (0..<word.count).allSatisfy({ bytes[start + $0] | 0x20 == word[$0] }) {
+            return true
+        }
+        return false
     }
 
     static func isUTF8(_ label: String) -> Bool {

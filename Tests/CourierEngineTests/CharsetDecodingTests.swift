@@ -82,6 +82,8 @@ import Testing
         ("text/plain; charset=ISO-8859-1", "ISO-8859-1"),
         ("text/html;charset=\"Shift_JIS\"", "Shift_JIS"),
         ("text/plain; format=flowed; Charset=koi8-r", "koi8-r"),
+        ("TEXT/PLAIN; CHARSET=LATIN1", "LATIN1"),
+        ("text/plain; char", nil),
         ("text/plain; charset=utf-8", nil),
         ("text/plain; charset=UTF8", nil),
         ("text/plain", nil),

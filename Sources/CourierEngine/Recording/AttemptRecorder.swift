@@ -27,7 +27,7 @@ struct AttemptRecorder {
         let final = ResponseRecord(
             url: policy.mask(response.effectiveURL), sent: blocks[response.redirects.count], status: response.status,
             httpVersion: response.httpVersion, headers: headers(response.headers),
-            body: BodyRecorder.record(response.body, charset: Self.charset(of: response), policy: policy),
+            body: BodyRecorder.record(response.body, charset: response.charset, policy: policy),
             timings: timings(response.timings), reusedConnection: response.reusedConnection)
         return (redirects, final)
     }
@@ -40,20 +40,6 @@ struct AttemptRecorder {
     }
 
     // MARK: - Pieces
-
-    /// The body's declared charset. `HTTPResponse.charset` parses `Content-Type` with
-    /// Foundation's trimming (microseconds, a few percent of a 2,000-step run); most
-    /// responses name no charset, which a byte scan tells first.
-    private static func charset(of response: HTTPResponse) -> String? {
-        guard let type = response.headers["Content-Type"] else { return nil }
-        let word = Array("charset".utf8)
-        let bytes = Array(type.utf8)
-        guard bytes.count >= word.count else { return nil }
-        for start in 0...(bytes.count - word.count) {
-            if (0..<word.count).allSatisfy({ bytes[start + $0] | 0x20 == word[$0] }) { return response.charset }
-        }
-        return nil
-    }
 
     /// One block per hop, aligned from the last: a hop answered with `100 Continue`
     /// or an auth challenge sent its request twice, and the later one is what the
