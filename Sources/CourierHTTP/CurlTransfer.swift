@@ -34,12 +34,21 @@ final class CurlTransfer: @unchecked Sendable {
 
     fileprivate var body: [UInt8] = []
     fileprivate var exceededLimit = false
-    /// Header blocks, one per response received (redirects, `100 Continue`),
-    /// each a status line followed by field lines.
-    fileprivate var headerBlocks: [[String]] = []
-    /// The URL each header block answered, as libcurl says when its status line arrives
-    /// (`CURLINFO_EFFECTIVE_URL` is the hop being fetched while a redirect is followed).
-    fileprivate var headerBlockURLs: [String] = []
+    /// Header blocks, one per response received (redirects, `100 Continue`), parsed
+    /// line by line as libcurl hands them over: keeping the lines as strings and
+    /// parsing them afterwards cost a tenth of all the instructions of a small request.
+    fileprivate var headerBlocks: [ReceivedHeaderBlock] = []
+    /// The fields of the last block in `headerBlocks`, still arriving: appended here, not
+    /// through `headerBlocks[last].headers`, which copied the block's fields on every line.
+    fileprivate var receivingFields: [HTTPHeaders.Field] = []
+
+    /// Every header block received, the last one's fields included.
+    private var receivedBlocks: [ReceivedHeaderBlock] {
+        guard !headerBlocks.isEmpty else { return [] }
+        var blocks = headerBlocks
+        blocks[blocks.count - 1].headers = HTTPHeaders(receivingFields)
+        return blocks
+    }
     /// Request header blocks libcurl sent (debug callback), one per hop; the
     /// bytes of a block not yet finished by its empty line wait in `pendingSent`.
     fileprivate var sentRequests: [HTTPSentRequest] = []
@@ -351,7 +360,7 @@ final class CurlTransfer: @unchecked Sendable {
             let detail = String(cString: errorBuffer)
             var context = CurlFailureContext(connected: Self.connected(h, https: request.url.lowercased().hasPrefix("https:")),
                                              receivedResponse: !headerBlocks.isEmpty)
-            if let last = headerBlocks.last.map(Self.parseBlock), (300..<400).contains(last.status) {
+            if let last = receivedBlocks.last, (300..<400).contains(last.status) {
                 context.redirectLocation = last.headers["Location"]
             }
             var error = HTTPError(curlCode: code, detail: detail, url: request.url, options: request.options, context: context)
@@ -369,11 +378,9 @@ final class CurlTransfer: @unchecked Sendable {
         _ = courier_easy_getinfo_string(h, CURLINFO_EFFECTIVE_URL, &effective)
 
         // 1xx blocks (100 Continue) precede the real response; drop them.
-        let answered = zip(headerBlocks, headerBlockURLs).map { (block: Self.parseBlock($0.0), url: $0.1) }
-            .filter { $0.block.status >= 200 || $0.block.status == 0 }
-        let blocks = answered.map(\.block)
-        let final = blocks.last ?? (status, HTTPHeaders())
-        if let conflict = Self.conflictingContentLengths(final.headers) {
+        let answered = receivedBlocks.filter { $0.status >= 200 || $0.status == 0 }
+        let finalHeaders = answered.last?.headers ?? HTTPHeaders()
+        if let conflict = Self.conflictingContentLengths(finalHeaders) {
             // RFC 9112 §6.3: differing lengths make the message's end unknowable; libcurl
             // silently picks one, so the body may be cut or run into the next response.
             return .failure(HTTPError(
@@ -382,12 +389,12 @@ final class CurlTransfer: @unchecked Sendable {
                 hint: HTTPError.badResponseHint(host: HTTPError.host(of: request.url)), sentRequests: sentRequests))
         }
         // Each hop's URL as libcurl fetched it, not rebuilt from `Location` afterwards.
-        let hops = answered.dropLast().map { HTTPRedirectHop(url: $0.url, status: $0.block.status, headers: $0.block.headers) }
+        let hops = answered.dropLast().map { HTTPRedirectHop(url: $0.url, status: $0.status, headers: $0.headers) }
 
         return .success(HTTPResponse(
             status: status,
             httpVersion: Self.versionName(version),
-            headers: final.headers,
+            headers: finalHeaders,
             body: body,
             effectiveURL: effective.map { String(cString: $0) } ?? request.url,
             timings: timings(h),
@@ -443,27 +450,6 @@ final class CurlTransfer: @unchecked Sendable {
             }
         }
         return values.count > 1 ? values.joined(separator: " and ") : nil
-    }
-
-    private static func parseBlock(_ lines: [String]) -> (status: Int, headers: HTTPHeaders) {
-        var headers = HTTPHeaders()
-        var status = 0
-        for (index, line) in lines.enumerated() {
-            if index == 0 {
-                // "HTTP/1.1 200 OK" or "HTTP/2 200"
-                let parts = line.split(separator: " ", maxSplits: 2)
-                status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-            } else if let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) {
-                // Byte-level trimming: Foundation's trimmingCharacters bridges to
-                // NSString and was a quarter of all instructions per request.
-                let name = String(line[..<colon])
-                var value = line.utf8[line.utf8.index(after: colon)...]
-                while let first = value.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { value.removeFirst() }
-                while let last = value.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { value.removeLast() }
-                headers.add(name: name, value: String(Substring(value)))
-            }
-        }
-        return (status, headers)
     }
 
     private static func versionName(_ code: Int) -> String {
@@ -593,20 +579,65 @@ final class CurlTransfer: @unchecked Sendable {
     fileprivate func receiveHeaderLine(_ raw: UnsafeRawBufferPointer) {
         var bytes = raw.assumingMemoryBound(to: UInt8.self)[...]
         while let last = bytes.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: "\n") { bytes.removeLast() }
-        let line = String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
-            headerBlocks.append([line])
+        if ReceivedHeaderBlock.isStatusLine(bytes) {
             var url: UnsafeMutablePointer<CChar>?
             if let h = handle { _ = courier_easy_getinfo_string(h, CURLINFO_EFFECTIVE_URL, &url) }
-            headerBlockURLs.append(url.map { String(cString: $0) } ?? request.url)
-        } else if !line.isEmpty, !headerBlocks.isEmpty {
-            if let jar = request.options.cookieJar, bytes.count > 11, bytes[bytes.startIndex] | 0x20 == UInt8(ascii: "s"),
-               String(line.prefix(11)).caseInsensitiveEquals("set-cookie:") {
+            // Most responses answer the URL asked for: reuse that string rather than copy libcurl's.
+            let answered = url.map { url in request.url.withCString { strcmp($0, url) == 0 } ? request.url : String(cString: url) }
+            if !headerBlocks.isEmpty { headerBlocks[headerBlocks.count - 1].headers = HTTPHeaders(receivingFields) }
+            receivingFields.removeAll(keepingCapacity: true)
+            receivingFields.reserveCapacity(16)
+            headerBlocks.append(ReceivedHeaderBlock(statusLine: bytes, url: answered ?? request.url))
+        } else if !bytes.isEmpty, !headerBlocks.isEmpty {
+            guard let field = ReceivedHeaderBlock.field(bytes) else { return }
+            if request.options.cookieJar != nil, field.name.caseInsensitiveEquals("set-cookie") {
                 // From now on libcurl may send this jar's cookies on its own: record what it sends.
-                jar.mayHoldCookies.store(true, ordering: .relaxed)
+                request.options.cookieJar?.mayHoldCookies.store(true, ordering: .relaxed)
             }
-            headerBlocks[headerBlocks.count - 1].append(line)
+            receivingFields.append(HTTPHeaders.Field(name: field.name, value: field.value))
         }
+    }
+}
+
+/// One response's header block as it arrives: its status line, then its fields.
+struct ReceivedHeaderBlock {
+    var status: Int
+    var headers = HTTPHeaders()
+    /// The URL this block answered, as libcurl says when its status line arrives
+    /// (`CURLINFO_EFFECTIVE_URL` is the hop being fetched while a redirect is followed).
+    var url: String
+
+    /// From a status line, `HTTP/1.1 200 OK` or `HTTP/2 200`; 0 when it has no number.
+    init(statusLine: Slice<UnsafeBufferPointer<UInt8>>, url: String) {
+        self.url = url
+        var status = 0
+        if let space = statusLine.firstIndex(of: UInt8(ascii: " ")) {
+            var digits = 0
+            for byte in statusLine[(space + 1)...] {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 3 else { break }
+                status = status * 10 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+            }
+            if digits != 3 { status = 0 }
+        }
+        self.status = status
+    }
+
+    static func isStatusLine(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        let base = line.base.baseAddress.map { $0 + line.startIndex }
+        guard line.count >= 5, let base else { return false }
+        // "HTTP/" byte by byte: the generic `starts(with:)` over a UTF8View cost more than the rest.
+        return base[0] == 0x48 && base[1] == 0x54 && base[2] == 0x54 && base[3] == 0x50 && base[4] == 0x2F
+    }
+
+    /// `Name: value` with the value's surrounding spaces and tabs trimmed; nil without a colon.
+    static func field(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> (name: String, value: String)? {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        var value = line[(colon + 1)...]
+        while let first = value.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { value.removeFirst() }
+        while let last = value.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { value.removeLast() }
+        return (String(decoding: UnsafeBufferPointer(rebasing: line[..<colon]), as: UTF8.self),
+                String(decoding: UnsafeBufferPointer(rebasing: value), as: UTF8.self))
     }
 }
 

@@ -66,8 +66,20 @@ extension String {
     package func caseInsensitiveEquals(_ other: String) -> Bool {
         let a = utf8, b = other.utf8
         guard a.count == b.count else { return false }
-        return zip(a, b).allSatisfy { x, y in
-            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
-        }
+        // Native strings hand over their bytes directly: the generic zip over two
+        // UTF8Views cost more than the lookups that call this once per header.
+        if let equal = a.withContiguousStorageIfAvailable({ x in
+            b.withContiguousStorageIfAvailable { y in Self.asciiCaseInsensitiveEqual(x, y) }
+        }), let equal { return equal }
+        return zip(a, b).allSatisfy { x, y in Self.asciiCaseInsensitiveEqual(x, y) }
+    }
+
+    private static func asciiCaseInsensitiveEqual(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+        for index in 0..<x.count where !asciiCaseInsensitiveEqual(x[index], y[index]) { return false }
+        return true
+    }
+
+    private static func asciiCaseInsensitiveEqual(_ x: UInt8, _ y: UInt8) -> Bool {
+        x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
     }
 }

@@ -235,11 +235,15 @@ package final class ConsoleReporter: Sendable {
 
     /// `, 12 requests (40.1/s)`: every request sent, redirects and retries included.
     static func requestRate(_ run: RunResult) -> String {
-        let requests = run.workflows.flatMap(\.steps).flatMap(\.attempts).reduce(0) { count, attempt in
-            // A transfer that failed before a response may not have sent anything; it is still a try.
-            // An attempt with neither (a request only rendered, `--dry-run`) was never sent.
-            guard !isOnlyRendered(attempt) else { return count }
-            return count + attempt.redirects.count + 1
+        // Loops, not `flatMap`: flattening copied every attempt of the run (5% of a
+        // 2,000-request run's instructions) only to count them.
+        var requests = 0
+        for workflow in run.workflows {
+            for step in workflow.steps {
+                // A transfer that failed before a response may not have sent anything; it is still a try.
+                // An attempt with neither (a request only rendered, `--dry-run`) was never sent.
+                for attempt in step.attempts where !isOnlyRendered(attempt) { requests += attempt.redirects.count + 1 }
+            }
         }
         let seconds = Double(max(1, run.durationMicroseconds)) / 1_000_000
         return ", \(requests) request\(requests == 1 ? "" : "s") (\(String(format: "%.1f", Double(requests) / seconds))/s)"
@@ -248,12 +252,14 @@ package final class ConsoleReporter: Sendable {
     /// Counts per outcome, time and requests, then PASSED, FAILED or INTERRUPTED.
     private func counts(_ run: RunResult) -> String {
         var passed = 0, failed = 0, errored = 0, skipped = 0
-        for step in run.workflows.flatMap(\.steps) {
-            switch step.outcome {
-            case .passed: passed += 1
-            case .failed: failed += 1
-            case .errored: errored += 1
-            case .skipped: skipped += 1
+        for workflow in run.workflows {
+            for step in workflow.steps {
+                switch step.outcome {
+                case .passed: passed += 1
+                case .failed: failed += 1
+                case .errored: errored += 1
+                case .skipped: skipped += 1
+                }
             }
         }
         let failedWorkflows = run.workflows.filter { !$0.passed }.count

@@ -14,15 +14,18 @@ struct RequestBuilder {
     let cookieJar: CookieJar?
 
     func build(_ request: Request, defaults: RequestOptions) throws(EvaluationError) -> HTTPRequest {
-        try build(request, defaults: defaults, applying: nil).request
+        try build(request, defaults: defaults,
+                  layers: RequestOptions.LowerLayers(defaults: defaults, commandLine: settings.commandLineOptions), applying: nil).request
     }
 
     /// Builds the request with the workflow `auth:` flow's `apply` when `flow` is given (the
     /// caller decides which requests get it). Credentials, by precedence: the request's own
     /// `auth` (`none`: nothing), else `apply`, else `defaults.auth`. `applied` holds the
     /// rendered `apply` values: credentials, whatever their header's name.
-    func build(_ request: Request, defaults: RequestOptions, applying flow: AuthFlow?) throws(EvaluationError) -> (request: HTTPRequest, applied: [String]) {
-        let options = RequestOptions.layered(request: request.options, defaults: defaults, commandLine: settings.commandLineOptions)
+    /// `layers` are `defaults` over the command line's options, merged once per workflow.
+    func build(_ request: Request, defaults: RequestOptions, layers: RequestOptions.LowerLayers,
+               applying flow: AuthFlow?) throws(EvaluationError) -> (request: HTTPRequest, applied: [String]) {
+        let options = RequestOptions.layered(request: request.options, over: layers)
 
         var url = try renderer.string(request.url)
         if !Self.hasScheme(url) {

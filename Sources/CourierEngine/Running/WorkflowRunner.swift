@@ -47,6 +47,8 @@ final class WorkflowRunner {
     private var dryRunPlaceholders: Set<String> = ["steps"]
     /// One jar per workflow run, so runs never see each other's sessions.
     private let cookieJar = CookieJar()
+    /// `defaults:` over the command line's options, the same for every request.
+    private let lowerLayers: RequestOptions.LowerLayers
     /// The `auth:` flow's state: credentials are this workflow's own (spec section 9).
     private var authSession: AuthSession?
     /// Teardown has started: a login it needs is shielded from an interruption like
@@ -61,6 +63,7 @@ final class WorkflowRunner {
         self.stop = stop
         self.scope = Scope(environment: engine.settings.environment)
         self.authSession = workflow.auth.map(AuthSession.init)
+        self.lowerLayers = RequestOptions.LowerLayers(defaults: workflow.defaults, commandLine: engine.settings.commandLineOptions)
     }
 
     /// Runs the workflow. The engine has announced its start already.
@@ -569,7 +572,7 @@ final class WorkflowRunner {
         let builder = RequestBuilder(renderer: renderer, settings: engine.settings, directory: context.directory, cookieJar: cookieJar)
         var httpRequest: HTTPRequest
         do {
-            let built = try builder.build(request, defaults: workflow.defaults, applying: flow)
+            let built = try builder.build(request, defaults: workflow.defaults, layers: lowerLayers, applying: flow)
             httpRequest = built.request
             // What `apply` adds is a credential, whatever its header's (or parameter's) name.
             for value in built.applied { addCredentialText(value) }
