@@ -8,7 +8,7 @@
 /// headers.add(name: "X-Trace", value: "1")
 /// headers["accept"]  // "application/json"
 /// ```
-public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+public struct HTTPHeaders: Sendable, Equatable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
     public struct Field: Sendable, Equatable {
         public var name: String
         public var value: String
@@ -26,6 +26,11 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields = elements.map { Field(name: $0.0, value: $0.1) }
     }
 
+    // A collection, not only a sequence: `map` and friends then size their result once
+    // (mapping a Sequence grew it step by step, a visible cost on every response recorded).
+    public var startIndex: Int { fields.startIndex }
+    public var endIndex: Int { fields.endIndex }
+    public subscript(position: Int) -> Field { fields[position] }
     public var count: Int { fields.count }
     public var isEmpty: Bool { fields.isEmpty }
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }

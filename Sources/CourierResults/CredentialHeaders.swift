@@ -10,11 +10,26 @@ package enum CredentialHeaders {
     /// The value to show for `field`: its own, or the credential rule's.
     package static func shown(_ field: HeaderField) -> String {
         // Most fields are not credentials: their length tells without lowercasing them.
-        guard [6, 10, 13, 19].contains(field.name.utf8.count), names.contains(field.name.lowercased()) else { return field.value }
+        switch field.name.utf8.count {
+        case 6, 10, 13, 19: break
+        default: return field.value
+        }
+        guard names.contains(where: { Self.equalIgnoringASCIICase(field.name, $0) }) else { return field.value }
         let parts = field.value.split(separator: " ", maxSplits: 1)
         if parts.count == 2, ["bearer", "basic", "digest", "token"].contains(parts[0].lowercased()) {
             return "\(parts[0]) ***"
         }
         return "***"
+    }
+
+    /// `name` equals the lowercase `lowercaseName`, ignoring ASCII case (without `lowercased()`,
+    /// which allocated for every `Server`, `Connection` and `Last-Modified` of every response).
+    private static func equalIgnoringASCIICase(_ name: String, _ lowercaseName: String) -> Bool {
+        guard name.utf8.count == lowercaseName.utf8.count else { return false }
+        for (x, y) in zip(name.utf8, lowercaseName.utf8) {
+            let folded = x >= UInt8(ascii: "A") && x <= UInt8(ascii: "Z") ? x | 0x20 : x
+            if folded != y { return false }
+        }
+        return true
     }
 }

@@ -155,6 +155,8 @@ package struct MaskingPolicy: Sendable {
     ///
     ///     policy.maskThenCut("token=abcd1234", limit: 9)   // "token=" (abcd1234 registered)
     package func maskThenCut(_ text: String, limit: Int, isPrefix: Bool = false) -> Cut {
+        // Nothing to mask and nothing to cut: the text as it is (every small response body).
+        if isEmpty && !isPrefix && text.utf8.count <= limit { return Cut(text: text, omittedBytes: 0) }
         var text = text
         return text.withUTF8 { input in
             let result = masked(input)
