@@ -1,4 +1,5 @@
 import CCurl
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,6 +20,12 @@ enum CurlGlobal {
         guard courier_global_init() == CURLE_OK else { return "curl_global_init failed" }
         return nil
     }()
+
+    /// Loads libcurl on a thread of its own (``HTTPClient/preload()``); whoever asks
+    /// for `unavailable` meanwhile waits for that load rather than starting another.
+    static func loadInBackground() {
+        Thread.detachNewThread { _ = unavailable }
+    }
 
     static var version: String? {
         guard unavailable == nil else { return nil }

@@ -64,7 +64,8 @@ enum RunCommand {
         }
         let reports = ReportSink(try reportRequests(parsed), secrets: Output.secrets)
 
-        // 1. Everything is validated before anything is sent.
+        // 1. Everything is validated before anything is sent; libcurl loads meanwhile.
+        HTTPClient.preload()
         let found = try WorkflowDiscovery.find(parsed.positional, exclude: parsed.all("--exclude"))
         let files = found.candidates.map(\.path)
         let sources = SourceStore()
