@@ -163,4 +163,37 @@ struct CurlCommandTests {
         let headers = (echo["headers"] as? [[String]] ?? []).filter { $0.count == 2 }
         #expect(headers.contains(["Cookie", "session=\(Self.sessionID)"]), "\(headers)")
     }
+    @Test("--curl: Basic credentials built from a declared secret are -u \"user:$VARIABLE\"; the command sends the same Authorization")
+    func basicCredentials() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("flow.yaml", """
+            name: curl basic
+            secrets:
+              password: "{{ env.PASSWORD }}"
+            steps:
+              - name: send it
+                request:
+                  url: "{{ base_url }}/echo"
+                  headers: { X-Echo-Status: "418" }
+                  auth: { basic: { username: bob, password: "{{ password }}" } }
+                expect: { status: 200 }
+            """)
+        let result = try await Courier.run(files: ["flow.yaml"], workspace: workspace, server: server, extra: ["--curl"],
+                                           environment: ["PASSWORD": Self.password])
+        #expect(result.status == 1, result.context)
+        let command = try #require(Self.commands(in: result.stdout).first, result.context)
+        #expect(command.contains(#" -u "bob:$COURIER_SECRET_PASSWORD" "#) && !command.contains("Authorization"), "\(command)")
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] { environment[name] = nil }
+        environment["COURIER_SECRET_PASSWORD"] = Self.password
+        let curl = try await ProcessRunner.run("/bin/sh", ["-c", command + " -s -w '\\n%{http_code}'"],
+                                               in: workspace.url, environment: environment, timeout: .seconds(30))
+        let lines = curl.stdout.split(separator: "\n")
+        #expect(lines.last == "418", "the command did not reproduce the status: \(curl.allOutput)")
+        let echo = try #require(try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any])
+        let headers = (echo["headers"] as? [[String]] ?? []).filter { $0.count == 2 }
+        let expected = "Basic " + Data("bob:\(Self.password)".utf8).base64EncodedString()
+        #expect(headers.contains(["Authorization", expected]), "\(headers)")
+    }
 }
