@@ -6,8 +6,10 @@ import Foundation
 /// workflow, one `<testcase>` per step run. Valid against the Jenkins
 /// `junit-10.xsd`.
 ///
-/// Values are masked with `policy` before they are escaped and bodies before
-/// they are cut; the whole text is masked again by ``ReportWriter`` on its way out.
+/// Every value (names, messages, transcripts, attributes) is masked with `policy`
+/// before it is escaped, bodies before they are cut; the markup never is, so a
+/// secret equal to `testcase`, `failure` or `amp` cannot rewrite the document
+/// (written with ``ReportWriter/Masking/byRenderer``).
 package enum JUnitReport {
     package static func render(_ run: RunResult, policy: MaskingPolicy) -> String {
         let attr = { (value: String) in XMLText.escape(policy.mask(value), attribute: true) }
@@ -42,10 +44,10 @@ package enum JUnitReport {
             + "</testsuites>\n"
     }
 
-    /// Writes the report through ``ReportWriter``: masked, then atomically for
-    /// files, directly for FIFOs, devices and `-` (standard output).
+    /// Writes the report through ``ReportWriter``: masked value by value, then atomically
+    /// for files, directly for FIFOs, devices and `-` (standard output).
     package static func write(_ run: RunResult, to path: String, maskingWith secrets: SecretRegistry) throws(ReportWriter.Failure) {
-        try ReportWriter.write(render(run, policy: secrets.policy), to: path, maskingWith: secrets)
+        try ReportWriter.write(render(run, policy: secrets.policy), to: path, maskingWith: secrets, masking: .byRenderer)
     }
 
     private static func testCase(_ step: StepResult, workflow: WorkflowResult, policy: MaskingPolicy) -> String {

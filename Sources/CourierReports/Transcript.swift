@@ -6,7 +6,8 @@ import CourierSecrets
 ///
 /// Credential headers show their scheme only; bodies were masked and cut when
 /// recorded and are masked and cut again to this transcript's limit. Everything
-/// else is shown as it is: the output door masks the whole text.
+/// else is shown as it is: the caller masks the whole transcript, as one text (the
+/// console's door; a report's renderer, before escaping it as one value).
 package enum Transcript {
     /// Bodies longer than this are cut, with a note saying how much was left out.
     package static let defaultBodyLimit = 16 * 1024

@@ -36,6 +36,19 @@ package enum SecretForms {
         where !variants.contains(where: { $0.utf8.elementsEqual(normalized.utf8) }) {
             variants.append(normalized)
         }
+        // A multi-line value shows line by line where a line break ends a field: libcurl sends
+        // a header's value as it is, and the server (like the parser of libcurl's sent block
+        // for `-v`) ends the field at the bare line feed, so the first line arrives and is
+        // echoed back alone. Each line long enough to mask safely is a value of its own.
+        for variant in variants where variant.contains(where: \.isNewline) {
+            for line in variant.split(whereSeparator: \.isNewline) {
+                // Servers trim a field's value: its first line may arrive without its spaces.
+                for text in [String(line), line.trimmingCharacters(in: .whitespaces)] where text.count >= minimumLength
+                    && !variants.contains(where: { $0.utf8.elementsEqual(text.utf8) }) {
+                    variants.append(text)
+                }
+            }
+        }
         for variant in variants {
             let bytes = Array(variant.utf8)
             forms.add(variant)

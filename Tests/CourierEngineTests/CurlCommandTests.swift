@@ -1,3 +1,4 @@
+import Foundation
 import CourierHTTP
 import CourierSecrets
 import Testing
@@ -78,5 +79,41 @@ struct CurlCommandTextTests {
         #expect(lines[3].contains(#"--url-query "k=$COURIER_SECRET_API_KEY""#))
         #expect(lines[3].hasSuffix(" 'http://h/p?z=1'"))
         for line in lines { #expect(!line.contains("tok-123456") && !line.contains("s3cr")) }
+    }
+    @Test("a form field holding a secret goes through --data-urlencode, the other fields as sent, in order")
+    func formSecret() throws {
+        let secret = "p&ss word+/x-42"
+        let policy = MaskingPolicy(secrets: [(secret, "password")])
+        let body = "user=bob&password=p%26ss%20word%2B%2Fx-42&z=1"
+        let request = HTTPRequest(method: "POST", url: "http://h/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                  body: .bytes(Array(body.utf8)), options: plainOptions)
+        let lines = CurlCommand(policy: policy).render(request).split(separator: "\n").map(String.init)
+        #expect(lines == ["# export COURIER_SECRET_PASSWORD=…",
+                          "curl -H 'Content-Type: application/x-www-form-urlencoded' -H Expect: --data-binary user=bob"
+                            + #" --data-urlencode "password=$COURIER_SECRET_PASSWORD" --data-binary z=1"#
+                            + " --max-time 1.5 --connect-timeout 0.25 http://h/login"])
+    }
+
+    @Test("Basic credentials holding a declared secret are -u \"user:$VARIABLE\"; others stay a header")
+    func basicSecret() {
+        let policy = MaskingPolicy(secrets: [("pa:ss word-42", "password")])
+        let header = "Basic " + Data("bob:pa:ss word-42".utf8).base64EncodedString()
+        let request = HTTPRequest(url: "http://h/", headers: ["Authorization": header], options: plainOptions)
+        #expect(command(request, policy: policy) == #"curl -u "bob:$COURIER_SECRET_PASSWORD" --max-time 1.5 --connect-timeout 0.25 http://h/"#)
+        let unnamed = MaskingPolicy(secrets: [(header, nil)])
+        #expect(command(request, policy: unnamed).hasPrefix(#"curl -H "Authorization: $COURIER_SECRET_1""#))
+    }
+
+    @Test("the Cookie libcurl added from its jar is -b, as a variable when it is a secret; the request's own Cookie is not repeated")
+    func jarCookie() {
+        let policy = MaskingPolicy(secrets: [("session=abc123xyz", nil), ("abc123xyz", nil)])
+        let request = HTTPRequest(url: "http://h/me", headers: ["Cookie": "lang=en"], options: plainOptions)
+        let sent = [HTTPSentRequest(requestLine: "GET /me HTTP/1.1",
+                                    headers: HTTPHeaders([.init(name: "Host", value: "h"), .init(name: "Cookie", value: "lang=en"),
+                                                          .init(name: "Cookie", value: "session=abc123xyz")]))]
+        let text = CurlCommand(policy: policy).render(request, sent: sent)
+        #expect(text.hasSuffix(#"curl -H 'Cookie: lang=en' -b "$COURIER_SECRET_1" --max-time 1.5 --connect-timeout 0.25 http://h/me"#), "\(text)")
+        #expect(!text.contains("abc123"))
+        #expect(!command(request, policy: policy).contains(" -b "))
     }
 }

@@ -94,4 +94,106 @@ struct CurlCommandTests {
             }
         }
     }
+    // MARK: - What libcurl added, and fields curl encodes
+
+    /// A session id the server sets (into the jar; a cookie holds no space) and a password sent
+    /// in a `form:` body and the query; both need percent-encoding (`&`, `+`, `/`, `=`, space).
+    static let sessionID = "sid&1+/=Zq8-jar"
+    static let password = "pw&1 +/=Zq8-form"
+
+    static let formWorkflow = """
+        name: curl form and jar
+        secrets:
+          sid: "{{ env.SID }}"
+          password: "{{ env.PASSWORD }}"
+        steps:
+          - name: log in
+            request:
+              url: "{{ base_url }}/cookies/set"
+              query: { session: "{{ sid }}" }
+          - name: send the form
+            request:
+              method: POST
+              url: "{{ base_url }}/echo"
+              query: { p: "{{ password }}", plain: "a b" }
+              headers: { X-Echo-Status: "418" }
+              form: { user: bob, password: "{{ password }}", note: "x&y" }
+            expect: { status: 200 }
+        """
+
+    @Test("--curl sends the jar's cookie (-b) and a secret form field (--data-urlencode) as variables; the command reproduces the request and status")
+    func formAndJar() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("flow.yaml", Self.formWorkflow)
+        let result = try await Courier.run(files: ["flow.yaml"], workspace: workspace, server: server, extra: ["--curl"],
+                                           environment: ["SID": Self.sessionID, "PASSWORD": Self.password])
+        #expect(result.status == 1, result.context)
+        let commands = Self.commands(in: result.stdout)
+        let command = try #require(commands.first, result.context)
+        #expect(commands.count == 1, result.context)
+        #expect(command.contains(#"-b "session=$COURIER_SECRET_SID""#), "\(command)")
+        #expect(command.contains(#"--data-urlencode "password=$COURIER_SECRET_PASSWORD""#), "\(command)")
+        #expect(command.contains(#"--url-query "p=$COURIER_SECRET_PASSWORD""#), "\(command)")
+        #expect(!result.stdout.contains("# *** stands for"), "every secret is a variable: \(result.stdout)")
+        for secret in [Self.sessionID, Self.password] {
+            for form in String.leakForms(of: secret) { #expect(!result.stdout.contains(form), "'\(form)' in stdout") }
+        }
+
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] { environment[name] = nil }
+        environment["COURIER_SECRET_SID"] = Self.sessionID
+        environment["COURIER_SECRET_PASSWORD"] = Self.password
+        let curl = try await ProcessRunner.run("/bin/sh", ["-c", command + " -s -w '\\n%{http_code}'"],
+                                               in: workspace.url, environment: environment, timeout: .seconds(30))
+        #expect(curl.status == 0, "curl failed: \(curl.allOutput)")
+        let lines = curl.stdout.split(separator: "\n")
+        #expect(lines.last == "418", "the command did not reproduce the status: \(curl.stdout)")
+        let echo = try #require(try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any])
+        #expect(echo["method"] as? String == "POST")
+        let form = try #require(echo["body"] as? String)
+        let fields = Dictionary(form.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+            return (parts[0], parts.count > 1 ? parts[1] : "")
+        }, uniquingKeysWith: { first, _ in first })
+        #expect(fields == ["user": "bob", "password": Self.password, "note": "x&y"], "\(form)")
+        let query = echo["query"] as? [String: [String]]
+        #expect(query?["p"] == [Self.password])
+        #expect(query?["plain"] == ["a b"])
+        let headers = (echo["headers"] as? [[String]] ?? []).filter { $0.count == 2 }
+        #expect(headers.contains(["Cookie", "session=\(Self.sessionID)"]), "\(headers)")
+    }
+    @Test("--curl: Basic credentials built from a declared secret are -u \"user:$VARIABLE\"; the command sends the same Authorization")
+    func basicCredentials() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("flow.yaml", """
+            name: curl basic
+            secrets:
+              password: "{{ env.PASSWORD }}"
+            steps:
+              - name: send it
+                request:
+                  url: "{{ base_url }}/echo"
+                  headers: { X-Echo-Status: "418" }
+                  auth: { basic: { username: bob, password: "{{ password }}" } }
+                expect: { status: 200 }
+            """)
+        let result = try await Courier.run(files: ["flow.yaml"], workspace: workspace, server: server, extra: ["--curl"],
+                                           environment: ["PASSWORD": Self.password])
+        #expect(result.status == 1, result.context)
+        let command = try #require(Self.commands(in: result.stdout).first, result.context)
+        #expect(command.contains(#" -u "bob:$COURIER_SECRET_PASSWORD" "#) && !command.contains("Authorization"), "\(command)")
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] { environment[name] = nil }
+        environment["COURIER_SECRET_PASSWORD"] = Self.password
+        let curl = try await ProcessRunner.run("/bin/sh", ["-c", command + " -s -w '\\n%{http_code}'"],
+                                               in: workspace.url, environment: environment, timeout: .seconds(30))
+        let lines = curl.stdout.split(separator: "\n")
+        #expect(lines.last == "418", "the command did not reproduce the status: \(curl.allOutput)")
+        let echo = try #require(try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any])
+        let headers = (echo["headers"] as? [[String]] ?? []).filter { $0.count == 2 }
+        let expected = "Basic " + Data("bob:\(Self.password)".utf8).base64EncodedString()
+        #expect(headers.contains(["Authorization", expected]), "\(headers)")
+    }
 }

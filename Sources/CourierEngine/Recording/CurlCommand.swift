@@ -1,14 +1,18 @@
 import CourierHTTP
 import CourierSecrets
+import Foundation
 
 /// A `curl` command line reproducing a request (`--curl`), for POSIX sh.
 ///
 /// Built at attempt time from the live request, since the recorded one is
-/// masked (`***` cannot be sent again). Each secret value is replaced by a shell
-/// variable named after the secret (`$COURIER_SECRET_TOKEN`); a comment line
-/// before the command names the variables to export. What is left is masked
-/// with the policy before it is quoted, so a secret in a form the substitution
-/// does not see (JSON-escaped, percent-encoded, base64) shows as `***`.
+/// masked (`***` cannot be sent again), and from the header block libcurl sent
+/// when it was recorded (the `Cookie` its jar added, as `-b`). Each secret value
+/// is replaced by a shell variable named after the secret (`$COURIER_SECRET_TOKEN`);
+/// a comment line before the command names the variables to export. A secret that
+/// travels encoded goes to curl raw, for curl to encode: a query value through
+/// `--url-query`, a `form:` field through `--data-urlencode`, Basic credentials
+/// through `-u`. What is left is masked with the policy before it is quoted, so a
+/// secret in a form no variable holds (JSON-escaped, in a URL's path) shows as `***`.
 ///
 ///     # export COURIER_SECRET_TOKEN=…
 ///     curl -H "Authorization: Bearer $COURIER_SECRET_TOKEN" 'http://127.0.0.1:8080/me'
@@ -45,7 +49,8 @@ struct CurlCommand {
         return named.sorted(by: longestFirst) + unnamed.sorted(by: longestFirst)
     }
 
-    func render(_ request: HTTPRequest) -> String {
+    /// `sent`: the header blocks libcurl sent for this request, when recorded (empty otherwise).
+    func render(_ request: HTTPRequest, sent: [HTTPSentRequest] = []) -> String {
         let substitutions = self.substitutions
         var used: [String] = []
         var notes: [String] = []
@@ -79,9 +84,17 @@ struct CurlCommand {
         default: option("-X", request.method)
         }
         for field in request.headers {
+            // Basic credentials holding a named secret: `-u` lets curl build the base64 from the variable.
+            if let credentials = basicCredentials(field) {
+                option("-u", credentials)
+                continue
+            }
             // `Name;` is curl's way to send a header with an empty value.
             option("-H", field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }
+        // The jar's cookies: libcurl added them, so only the block it sent holds them.
+        // `-b` (not `-H`) so curl's own cookie engine carries them across redirects as libcurl did.
+        for cookie in Self.jarCookies(sent, request: request) { option("-b", cookie) }
         switch request.body {
         case .none, .multipart:
             break
@@ -97,6 +110,9 @@ struct CurlCommand {
             if bytes.count > Self.inlineBodyLimit || bytes.contains(0) || String(validating: bytes, as: UTF8.self) == nil {
                 notes.append("# the body (\(bytes.count) bytes) is not shown: put it in body.bin")
                 option("--data-binary", "@body.bin")
+            } else if Self.isForm(request), let fields = Self.formFields(String(decoding: bytes, as: UTF8.self), substitutions: substitutions) {
+                // curl joins its data options with `&`, in order: the same body, a secret's field encoded by curl.
+                for field in fields { option(field.encodedByCurl ? "--data-urlencode" : "--data-binary", field.text) }
             } else {
                 option("--data-binary", String(decoding: bytes, as: UTF8.self))
             }
@@ -192,6 +208,59 @@ struct CurlCommand {
         guard !moved.isEmpty else { return (url, []) }
         let base = String(url[..<mark]) + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
         return (base + url[fragmentStart...], moved)
+    }
+
+    // MARK: - Encoded secrets
+
+    /// Whether the body is `application/x-www-form-urlencoded` (a `form:` body).
+    private static func isForm(_ request: HTTPRequest) -> Bool {
+        guard let type = request.headers["Content-Type"] else { return false }
+        return type.lowercased().hasPrefix("application/x-www-form-urlencoded")
+    }
+
+    /// A form body's fields in order, when one holds a secret only its decoded value shows:
+    /// that field as `name=value` decoded (for `--data-urlencode`), the others as they were
+    /// sent. Nil when no field needs it. A field with no name stays as sent (`--data-urlencode`
+    /// would drop its `=`).
+    static func formFields(_ body: String, substitutions: [(value: String, variable: String)])
+        -> [(text: String, encodedByCurl: Bool)]? {
+        var fields: [(text: String, encodedByCurl: Bool)] = []
+        var any = false
+        for pair in body.split(separator: "&", omittingEmptySubsequences: false) {
+            if let equals = pair.firstIndex(of: "="), equals != pair.startIndex,
+               let decoded = percentDecoded(pair[pair.index(after: equals)...]), decoded != String(pair[pair.index(after: equals)...]),
+               substitutions.contains(where: { decoded.contains($0.value) }) {
+                fields.append(("\(pair[..<equals])=\(decoded)", true))
+                any = true
+            } else {
+                fields.append((String(pair), false))
+            }
+        }
+        return any ? fields : nil
+    }
+
+    /// `user:password` of an `Authorization: Basic …` header whose decoded credentials hold
+    /// a named secret; nil otherwise (the header is then shown as it is, or masked).
+    private func basicCredentials(_ field: HTTPHeaders.Field) -> String? {
+        guard field.name.lowercased() == "authorization" else { return nil }
+        let parts = field.value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "basic",
+              let data = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces)),
+              let decoded = String(data: data, encoding: .utf8), decoded.contains(":"),
+              // Exactly what `-u` sends again: curl base64-encodes `user:password` as given.
+              Data(decoded.utf8).base64EncodedString() == String(parts[1]).trimmingCharacters(in: .whitespaces),
+              // Only for a declared secret: its variable is one the user knows how to set.
+              policy.secrets.contains(where: { $0.name != nil && !$0.value.isEmpty && decoded.contains($0.value) })
+        else { return nil }
+        return decoded
+    }
+
+    /// The `Cookie` values libcurl sent from its jar on the first hop: those of its block
+    /// that the request did not set itself.
+    static func jarCookies(_ sent: [HTTPSentRequest], request: HTTPRequest) -> [String] {
+        guard let first = sent.first(where: { !$0.isProxyConnect }) else { return [] }
+        let own = Set(request.headers.values(for: "Cookie"))
+        return first.headers.values(for: "Cookie").filter { !own.contains($0) && !$0.isEmpty }
     }
 
     /// `%2F` → `/`, `+` → space (a query's form encoding); nil when not valid UTF-8 or a `%` is malformed.

@@ -740,7 +740,14 @@ final class WorkflowRunner {
         var attempt = AttemptRecorder(policy: policy).attempt(
             request, outcome: outcome, expectations: expectations, startedAt: clock.timestamp(at: start),
             startMicroseconds: start, durationMicroseconds: clock.elapsedMicroseconds(since: start))
-        if engine.settings.curlCommands { attempt.curl = CurlCommand(policy: policy).render(request) }
+        if engine.settings.curlCommands {
+            // The block libcurl sent holds the jar's `Cookie` (recorded whenever the jar may hold one).
+            let sent = switch outcome {
+            case .success(let response): response.sentRequests
+            case .failure(let error): error.sentRequests
+            }
+            attempt.curl = CurlCommand(policy: policy).render(request, sent: sent)
+        }
         return attempt
     }
 

@@ -11,8 +11,9 @@ import Foundation
 /// redirect hops, and a timing bar per request. Nothing is fetched: the style
 /// and script are inline, allowed by the page's Content-Security-Policy.
 ///
-/// Every value is masked with `policy`, then HTML-escaped; the whole page is
-/// masked again by ``ReportWriter`` on its way out.
+/// Every value is masked with `policy`, then HTML-escaped; the markup, style and
+/// script never are, so a secret equal to `div`, `class` or a word of the script
+/// cannot break the page (written with ``ReportWriter/Masking/byRenderer``).
 package enum HTMLReport {
     /// Bodies of failed and retried steps are cut here (as in JUnit); passed
     /// steps show less, so a page of 1,000 steps stays small enough to open.
@@ -41,10 +42,10 @@ package enum HTMLReport {
         return page
     }
 
-    /// Writes the report through ``ReportWriter``: masked, then atomically for
-    /// files, directly for FIFOs, devices and `-` (standard output).
+    /// Writes the report through ``ReportWriter``: masked value by value, then atomically
+    /// for files, directly for FIFOs, devices and `-` (standard output).
     package static func write(_ run: RunResult, to path: String, maskingWith secrets: SecretRegistry) throws(ReportWriter.Failure) {
-        try ReportWriter.write(render(run, policy: secrets.policy), to: path, maskingWith: secrets)
+        try ReportWriter.write(render(run, policy: secrets.policy), to: path, maskingWith: secrets, masking: .byRenderer)
     }
 
     // MARK: - Summary
@@ -100,7 +101,8 @@ package enum HTMLReport {
                 case .passed, .skipped: ""
                 }
                 let shown = MaskedCut.cut(reason, maxBytes: 160, policy: context.policy)
-                lines.append("<li><a href=\"#\(anchor(index, number))\">\(context.text(workflow.name)) › \(context.text(step.displayName))</a>"
+                // One text, masked whole: a secret may straddle the two names.
+                lines.append("<li><a href=\"#\(anchor(index, number))\">\(context.text("\(workflow.name) › \(step.displayName)"))</a>"
                     + " <span class=\"dim\">\(context.text(shown))</span></li>")
             }
         }

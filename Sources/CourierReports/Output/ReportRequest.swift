@@ -27,8 +27,8 @@ package struct ReportRequest: Sendable, Equatable {
             }
         }
 
-        /// The report's text; `policy` masks bodies before they are cut (the
-        /// whole text is masked again by ``ReportWriter``, except JSON's, masked value by value).
+        /// The report's text, every value masked with `policy` (bodies before they are cut)
+        /// before it is escaped or embedded; the markup is never masked.
         package func render(_ run: RunResult, policy: MaskingPolicy) -> String {
             switch self {
             case .junit: JUnitReport.render(run, policy: policy)
@@ -50,8 +50,8 @@ package struct ReportRequest: Sendable, Equatable {
     package var toStandardOutput: Bool { path == "-" }
 
     package func write(_ run: RunResult, maskingWith secrets: SecretRegistry) throws(ReportWriter.Failure) {
-        // The JSON report masks value by value: masking its whole text could rename its keys.
-        try ReportWriter.write(format.render(run, policy: secrets.policy), to: path, maskingWith: secrets,
-                               masking: format == .json ? .byRenderer : .wholeText)
+        // Every format masks value by value: masking its whole text could rewrite its
+        // structure (JSON's keys, a JUnit element named `failure`, HTML's `<div>`).
+        try ReportWriter.write(format.render(run, policy: secrets.policy), to: path, maskingWith: secrets, masking: .byRenderer)
     }
 }

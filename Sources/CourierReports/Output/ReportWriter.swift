@@ -19,8 +19,9 @@ import Glibc
 ///   /dev/stdout > out.txt`): written through that descriptor, after what was
 ///   written there already.
 ///
-/// Every report is masked with the run's ``SecretRegistry`` as a whole, after
-/// rendering, on its way to the destination: there is no unmasked write.
+/// Every report is masked with the run's ``SecretRegistry``: by its renderer value by
+/// value (JUnit, JSON, HTML: ``Masking/byRenderer``), or as a whole on its way to the
+/// destination (text with no structure a secret could rewrite).
 ///
 ///     try ReportWriter.write(JUnitReport.render(run, policy: registry.policy), to: "reports/junit.xml", maskingWith: registry)
 package enum ReportWriter {
@@ -43,10 +44,12 @@ package enum ReportWriter {
 
     /// Who masks a report's text.
     package enum Masking: Sendable {
-        /// The writer, the whole text (JUnit, HTML).
+        /// The writer, the whole text (a report that is plain text: a merged file's
+        /// own text, re-read reports of earlier runs).
         case wholeText
-        /// Its renderer, value by value with the same policy, because masking the whole
-        /// text could change its structure (the JSON report's keys).
+        /// Its renderer, value by value with the same policy, before escaping, because
+        /// masking the whole text could change its structure: the JSON report's keys, a
+        /// JUnit element or entity (`testcase`, `&amp;`), HTML tags, style and script.
         case byRenderer
     }
 

@@ -28,6 +28,28 @@ extension CanaryScenario {
                   arguments: ["--curl"],
                   secrets: [.string("pw", c.canary())])
         },
+        CanaryScenario(number: 46, title: "--curl: a secret in a form body (--data-urlencode) and Basic credentials (-u)") { c in
+            Setup(files: ["flow.yaml": """
+                name: canary 46
+                secrets:
+                  pw: "{{ env.CANARY_A }}"
+                steps:
+                  - name: form body
+                    request:
+                      method: POST
+                      url: "\(c.base)/echo"
+                      form: { user: bob, pw: "{{ pw }}" }
+                    \(failOnPurpose)
+                  - name: basic auth
+                    request:
+                      url: "\(c.base)/echo"
+                      auth: { basic: { username: bob, password: "{{ pw }}" } }
+                    \(failOnPurpose)
+                """],
+                  environment: ["CANARY_A": c.canary()],
+                  arguments: ["--curl"],
+                  secrets: [.string("pw", c.canary(), user: "bob")])
+        },
         CanaryScenario(number: 44, title: "--dry-run: a secret in the query, a JSON and a text body, base64, and a secret capture") { c in
             Setup(files: ["flow.yaml": """
                 name: canary 44
