@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,8 +25,27 @@ enum CurlGlobal {
     /// Loads libcurl on a thread of its own (``HTTPClient/preload()``); whoever asks
     /// for `unavailable` meanwhile waits for that load rather than starting another.
     static func loadInBackground() {
-        Thread.detachNewThread { _ = unavailable }
+        guard !backgroundLoadStarted.exchange(true, ordering: .relaxed) else { return }
+        Thread.detachNewThread {
+            _ = unavailable
+            backgroundLoadDone.signal()
+        }
     }
+
+    /// Returns once a background load has finished (at once when none was started).
+    ///
+    /// `exit` must not run while that thread is inside dlopen or curl_global_init: the
+    /// exit handlers OpenSSL registered while loading free its locks under it (seen:
+    /// SIGSEGV in libssh2_init when a run stopped at validation). An atexit handler of
+    /// our own cannot help, as it runs after those registered later.
+    static func waitForBackgroundLoad() {
+        guard backgroundLoadStarted.load(ordering: .relaxed) else { return }
+        backgroundLoadDone.wait()
+        backgroundLoadDone.signal()
+    }
+
+    private static let backgroundLoadStarted = Atomic<Bool>(false)
+    private static let backgroundLoadDone = DispatchSemaphore(value: 0)
 
     static var version: String? {
         guard unavailable == nil else { return nil }

@@ -110,8 +110,15 @@ public final class HTTPClient: HTTPTransport {
     /// Starts loading libcurl on a thread of its own and returns at once, so that a
     /// program about to send can overlap loading it (a tenth of the instructions of a
     /// 500-request run) with other start-up work; the first client waits for it.
-    public static func preload() {
+    /// The process must call ``waitForPreload()`` before `exit`.
+    package static func preload() {
         CurlGlobal.loadInBackground()
+    }
+
+    /// Returns once a ``preload()`` has finished: `exit` during the load crashes in
+    /// OpenSSL's exit handlers.
+    package static func waitForPreload() {
+        CurlGlobal.waitForBackgroundLoad()
     }
     /// Why libcurl could not be loaded, or nil.
     public static var libcurlUnavailableReason: String? { CurlGlobal.unavailable }

@@ -13,7 +13,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
             case pinMismatch, responseTooLarge, invalidURL, fileUnreadable, cancelled
             case connectionClosed, proxy, tooManyRedirects, transport
             case badResponse, headerTooLarge, badRedirect, requestBodyTooLarge
-            case clientShutDown, fileUnwritable
+            case clientShutDown, fileUnwritable, invalidHeader
         }
         let code: Code
 
@@ -58,6 +58,9 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         public static let clientShutDown = Kind(code: .clientShutDown)
         /// The file a response body was to be written to could not be created or written.
         public static let fileUnwritable = Kind(code: .fileUnwritable)
+        /// A header name or value holds a line break or NUL: libcurl would send what follows
+        /// the break as header lines of their own (header injection), so nothing is sent.
+        public static let invalidHeader = Kind(code: .invalidHeader)
 
         /// A short name for reports (`type` attribute of a JUnit `<error>`).
         public var description: String {
@@ -82,6 +85,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
             case .requestBodyTooLarge: "request_body_too_large"
             case .clientShutDown: "client_shut_down"
             case .fileUnwritable: "file_unwritable"
+            case .invalidHeader: "invalid_header"
             }
         }
     }

@@ -1,3 +1,4 @@
+import CourierHTTP
 import Foundation
 
 // First of all: a reader that goes away (`| head -1`) must be a write error the
@@ -7,4 +8,7 @@ signal(SIGPIPE, SIG_IGN)
 
 // `courier` — run, validate and list API workflows written in YAML.
 let status = await CLI.main(Array(CommandLine.arguments.dropFirst()))
+// `run` loads libcurl in the background while it reads the workflows: exiting during that
+// load (a run stopped at validation) would crash in OpenSSL's exit handlers.
+HTTPClient.waitForPreload()
 exit(Output.exitStatus(after: status))

@@ -354,3 +354,26 @@ final class BacklogFullListener: Sendable {
         _ = Glibc.close(listener)
     }
 }
+
+/// Header injection: a line break in a header would become header lines of its own.
+@Suite struct HeaderLineBreakTests {
+    @Test(arguments: ["evil\r\nX-Injected: 1", "first\nsecond", "nul\u{0}byte"])
+    func aValueWithALineBreakIsRefusedAndNothingIsSent(value: String) async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let client = HTTPClient()
+        do throws(HTTPError) {
+            _ = try await client.execute(HTTPRequest(url: "\(server.baseURL)/hello", headers: ["X-Key": value]))
+            Issue.record("the request was sent")
+        } catch {
+            #expect(error.kind == .invalidHeader)
+            #expect(error.message.contains("'X-Key'"))
+            // The value may be a secret: never quoted.
+            #expect(!error.description.contains("evil") && !error.description.contains("second") && !error.description.contains("byte"))
+        }
+        // A request without the break then goes through: the server saw only that one.
+        let response = try await client.execute(HTTPRequest(url: "\(server.baseURL)/hello", headers: ["X-Key": "fine"]))
+        #expect(response.status == 200)
+        #expect(server.snapshot.requests == 1)
+    }
+}
