@@ -94,7 +94,8 @@ public final class APIClient: Sendable {
     }
 
     /// Sends every endpoint, at most `maxConcurrency` at once, and returns their results
-    /// in the order of `endpoints`. One failure does not stop the others.
+    /// in the order of `endpoints`. One failure does not stop the others; a
+    /// `maxConcurrency` below 1 counts as 1. Cancelling the calling task cancels them all.
     ///
     /// ```swift
     /// let users = await client.send(all: ids.map { GetUser(id: $0) }, maxConcurrency: 8)
