@@ -31,7 +31,7 @@ extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, Cu
     public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 
     /// `https://<redacted>@host/…` for a URL with user information.
-    static func redactingUserInfo(_ url: String) -> String {
+    package static func redactingUserInfo(_ url: String) -> String {
         guard let scheme = url.range(of: "://") else { return url }
         let rest = url[scheme.upperBound...]
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
