@@ -39,6 +39,7 @@ extension APIError {
         case .timeout: kind = .timeout
         case .tls, .clientCertificateRequired, .pinMismatch: kind = .tls
         case .invalidURL: kind = .invalidURL
+        case .invalidHeader: kind = .encoding
         case .cancelled: kind = .cancelled
         case .clientShutDown: kind = .shutDown
         case .fileUnreadable, .fileUnwritable: kind = .file

@@ -35,7 +35,8 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
 
         /// The base URL and endpoint path do not make a valid `http`/`https` URL.
         public static let invalidURL = Kind(code: .invalidURL)
-        /// The request body could not be encoded (``APIError/underlyingError`` says why).
+        /// The request could not be encoded: its body (``APIError/underlyingError`` says why), or
+        /// a header name or value holding a line break or NUL (which would inject header lines).
         public static let encoding = Kind(code: .encoding)
         /// No response: connection refused or closed, unknown host, proxy, a broken
         /// response (``APIError/transportError`` has libcurl's code and message).

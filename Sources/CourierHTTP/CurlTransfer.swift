@@ -296,22 +296,6 @@ final class CurlTransfer: @unchecked Sendable {
         return nil
     }
 
-    /// A field holding CR, LF or NUL: libcurl copies it into the request as it is, so
-    /// a value with a line break would add header lines (or a body) of its own. The
-    /// value is never quoted: it may be a secret.
-    static func lineBreakProblem(_ field: HTTPHeaders.Field) -> HTTPError? {
-        func breaks(_ text: String) -> Bool {
-            text.utf8.contains { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") || $0 == 0 }
-        }
-        if breaks(field.name) {
-            return HTTPError(kind: .invalidHeader, message: "a header name holds a line break or NUL; nothing was sent")
-        }
-        guard breaks(field.value) else { return nil }
-        return HTTPError(kind: .invalidHeader,
-                         message: "the value of the header '\(field.name)' holds a line break or NUL; nothing was sent",
-                         hint: "a header field is one line (RFC 9110 §5.5): remove the line break, or send the value in the body")
-    }
-
     private func configureHeaders(_ h: UnsafeMutableRawPointer) throws(HTTPError) {
         var list: UnsafeMutablePointer<curl_slist>?
         // Owned from the first line on, so a failure below frees what was built.
@@ -325,7 +309,7 @@ final class CurlTransfer: @unchecked Sendable {
             list = longer
         }
         for field in request.headers {
-            if let problem = Self.lineBreakProblem(field) { throw problem }
+            if let problem = HTTPHeaders.lineBreakProblem(field) { throw problem }
             // "Name;" is libcurl's way to send a header with an empty value.
             try append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }

@@ -64,6 +64,22 @@ public struct HTTPHeaders: Sendable, Equatable, RandomAccessCollection, Expressi
     public mutating func remove(name: String) {
         fields.removeAll { $0.name.caseInsensitiveEquals(name) }
     }
+
+    /// A field holding CR, LF or NUL: libcurl copies it into the request as it is, so
+    /// a value with a line break would add header lines (or a body) of its own. The
+    /// value is never quoted: it may be a secret.
+    package static func lineBreakProblem(_ field: HTTPHeaders.Field) -> HTTPError? {
+        func breaks(_ text: String) -> Bool {
+            text.utf8.contains { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") || $0 == 0 }
+        }
+        if breaks(field.name) {
+            return HTTPError(kind: .invalidHeader, message: "a header name holds a line break or NUL; nothing was sent")
+        }
+        guard breaks(field.value) else { return nil }
+        return HTTPError(kind: .invalidHeader,
+                         message: "the value of the header '\(field.name)' holds a line break or NUL; nothing was sent",
+                         hint: "a header field is one line (RFC 9110 §5.5): remove the line break, or send the value in the body")
+    }
 }
 
 extension String {

@@ -139,3 +139,20 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: existing.path))
     }
 }
+
+/// Header injection: a line break in a header would add header lines of its own.
+@Suite struct HeaderLineBreakClientTests {
+    @Test(arguments: ["tok\r\nX-Injected: 1", "first\nsecond"])
+    func aHeaderValueWithALineBreakIsAnEncodingErrorAndNothingIsSent(value: String) async throws {
+        let mock = MockTransport(fallback: .text("ok"))
+        do throws(APIError) {
+            _ = try await makeClient(mock).send(Get<String>(path: "/x", headers: ["X-Token": value]))
+            Issue.record("sent")
+        } catch {
+            #expect(error.kind == .encoding)
+            #expect(error.message.contains("'X-Token'"))
+            #expect(!String(describing: error).contains("tok") && !String(describing: error).contains("second"))
+        }
+        #expect(mock.requests.isEmpty)
+    }
+}
