@@ -11,6 +11,8 @@ struct ProcessResult: Sendable {
     /// The process was killed because it ran longer than its timeout.
     var timedOut: Bool
     var duration: Duration
+    /// A `courier run`'s JSON report, when ``JSONReportHook`` read it and found it valid.
+    var jsonReport: JSONReportFile? = nil
 
     /// stdout and stderr together, for "appears nowhere" checks.
     var allOutput: String { stdout + "\n" + stderr }
