@@ -268,6 +268,7 @@ struct JSONReportTests {
             #!/bin/sh
             while [ $# -gt 0 ]; do
               if [ "$1" = "--json" ]; then
+                printf '%s\\n' "$2" >> written
                 if [ -n "${FAKE_REPORT+set}" ]; then printf '%s' "$FAKE_REPORT" > "$2"; fi
                 exit 0
               fi
@@ -293,6 +294,10 @@ struct JSONReportTests {
         try await withKnownIssue("no report at all") {
             _ = try await fakeRun(nil)
         } matching: { Self.fromThisFile($0, saying: "wrote no JSON report") }
+        // The hook keeps an invalid report for the reader of the issue; these were meant to be.
+        for path in try workspace.read("written").split(separator: "\n") {
+            try? FileManager.default.removeItem(atPath: String(path))
+        }
     }
 
     /// An issue the hook recorded at a line of this file, saying `text`.

@@ -65,6 +65,7 @@ enum JSONReportHook {
     static func check(_ plan: Plan, after result: ProcessResult, sourceLocation: SourceLocation) -> JSONReportFile? {
         guard expectsReport(result) else {
             if case .added(let file) = plan { try? FileManager.default.removeItem(at: file) }
+            if case .none = plan {} else { log("not expected (exit \(result.status))", at: sourceLocation) }
             return nil
         }
         let text: String
@@ -77,18 +78,29 @@ enum JSONReportHook {
             origin = "the standard output (--json -)"
         case .added(let file), .own(let file):
             // A FIFO or a device the test named: what went there is the test's to read.
-            if case .own = plan, !isRegularFileOrMissing(file) { return nil }
-            guard let read = try? String(contentsOf: file, encoding: .utf8) else {
+            if case .own = plan, !isRegularFileOrMissing(file) {
+                log("not a regular file: \(file.path)", at: sourceLocation)
+                return nil
+            }
+            guard let data = FileManager.default.contents(atPath: file.path) else {
                 Issue.record("""
                     courier run wrote no JSON report at \(file.path) (every run writes one, invalid and interrupted runs too)
                     \(result.context)
                     """, sourceLocation: sourceLocation)
                 return nil
             }
+            guard let read = String(data: data, encoding: .utf8) else {
+                Issue.record("the JSON report at \(file.path) is not UTF-8 (RFC 8259 §8.1)", sourceLocation: sourceLocation)
+                return nil
+            }
             text = read
             origin = file.path
         }
+        keep(text, from: sourceLocation)
+        let clock = ContinuousClock()
+        let start = clock.now
         let (value, problems) = validated(text)
+        log("\(problems.isEmpty ? "valid" : "INVALID") \(text.utf8.count) bytes \(clock.now - start)", at: sourceLocation)
         guard let value, problems.isEmpty else {
             Issue.record("""
                 the JSON report at \(origin) does not match docs/report.schema.json (\(problems.count) \
@@ -99,6 +111,33 @@ enum JSONReportHook {
         }
         if case .added(let file) = plan { try? FileManager.default.removeItem(at: file) }
         return JSONReportFile(value: value, text: text)
+    }
+
+    /// With `COURIER_IT_REPORT_LOG=FILE`, one line per run the hook looked at (what it found,
+    /// the report's size, the time validation took, the test's line): for measuring the hook's
+    /// cost and seeing that it ran, without reading every test.
+    private static func log(_ line: String, at sourceLocation: SourceLocation) {
+        guard let path = Paths.environment["COURIER_IT_REPORT_LOG"], !path.isEmpty else { return }
+        logLock.lock()
+        defer { logLock.unlock() }
+        guard let handle = FileHandle(forWritingAtPath: path) ?? {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+            return FileHandle(forWritingAtPath: path)
+        }() else { return }
+        defer { try? handle.close() }
+        _ = try? handle.seekToEnd()
+        try? handle.write(contentsOf: Data("\(sourceLocation.fileID):\(sourceLocation.line)\t\(line)\n".utf8))
+    }
+
+    private static let logLock = NSLock()
+
+    /// With `COURIER_IT_REPORT_KEEP=DIR`, a copy of every report the hook read, named after the
+    /// test's line: to look at what the suite's runs write, or to check them with another tool.
+    private static func keep(_ text: String, from sourceLocation: SourceLocation) {
+        guard let directory = Paths.environment["COURIER_IT_REPORT_KEEP"], !directory.isEmpty else { return }
+        let name = "\(sourceLocation.fileID.replacingOccurrences(of: "/", with: "_"))-\(sourceLocation.line)-\(UUID().uuidString.prefix(8)).json"
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try? text.write(toFile: (directory as NSString).appendingPathComponent(name), atomically: false, encoding: .utf8)
     }
 
     /// `text` parsed, and the schema's violations by it, one line each (empty: valid); text that
