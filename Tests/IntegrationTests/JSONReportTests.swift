@@ -141,6 +141,36 @@ struct JSONReportTests {
         #expect(binary["text"]?.stringValue == "")
     }
 
+    @Test("secrets that look like the report's words ('2026', 'passed') and secret captures of numbers, lists and maps: a valid report, no secret in it")
+    func secretsAgainstTheSchema() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("s.yaml", """
+            name: secrets like words
+            secrets: { year: "2026", word: "passed" }
+            steps:
+              - name: fetch
+                request: { method: POST, url: "{{ base_url }}/echo?y={{ year }}", json: { pin: 987654, list: [123456, "abcdef"], map: { k: "vvvvvv" } } }
+                capture:
+                  pin: { json: $.json.pin, secret: true }
+                  list: { json: $.json.list, secret: true }
+                  map: { json: $.json.map, secret: true }
+              - name: use
+                request: { url: "{{ base_url }}/echo?pin={{ pin }}" }
+                expect: { status: 200 }
+            """)
+        // No --json: the hook's report is the subject (validated against the schema by Courier.run).
+        let result = try await Courier.run(files: ["s.yaml"], workspace: workspace, server: server)
+        #expect(result.status == 0, result.context)
+        let report = try #require(result.jsonReport, "the report did not pass the schema")
+        for secret in ["987654", "123456", "abcdef", "vvvvvv"] {
+            #expect(!report.text.contains(secret), "\(secret) is in the JSON report")
+        }
+        #expect(report.step("fetch")?["captures"]?.arrayValue?.map { $0["value"] } == [.string("***"), .string("***"), .string("***")])
+        #expect(report.step("use")?["outcome"]?["kind"]?.stringValue == "passed")
+        #expect(report.step("use")?["phase"]?.stringValue == "steps")
+    }
+
     @Test("--json - writes the report alone on standard output, the console on standard error")
     func standardOutput() async throws {
         let server = try TestServer.shared()
