@@ -45,7 +45,7 @@ enum Courier {
             throw HarnessError("courier \(arguments.joined(separator: " ")) did not finish within \(timeout); output so far:\n\(result.allOutput)")
         }
         var checked = result
-        checked.jsonReport = JSONReportHook.check(report, after: result, sourceLocation: sourceLocation)
+        checked.jsonReport = await JSONReportHook.check(report, after: result, sourceLocation: sourceLocation)
         return checked
     }
 

@@ -62,7 +62,7 @@ enum JSONReportHook {
     /// for a report that is missing when the run should have written one, is not JSON, or
     /// breaks the schema. Returns the report when it was read and valid. A temporary report is
     /// removed when valid and kept, for the reader of the issue, when not.
-    static func check(_ plan: Plan, after result: ProcessResult, sourceLocation: SourceLocation) -> JSONReportFile? {
+    static func check(_ plan: Plan, after result: ProcessResult, sourceLocation: SourceLocation) async -> JSONReportFile? {
         guard expectsReport(result) else {
             if case .added(let file) = plan { try? FileManager.default.removeItem(at: file) }
             if case .none = plan {} else { log("not expected (exit \(result.status))", at: sourceLocation) }
@@ -99,7 +99,7 @@ enum JSONReportHook {
         keep(text, from: sourceLocation)
         let clock = ContinuousClock()
         let start = clock.now
-        let (value, problems) = validated(text)
+        let (value, problems) = await validatedOffThePool(text)
         log("\(problems.isEmpty ? "valid" : "INVALID") \(text.utf8.count) bytes \(clock.now - start)", at: sourceLocation)
         guard let value, problems.isEmpty else {
             Issue.record("""
@@ -139,6 +139,19 @@ enum JSONReportHook {
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try? text.write(toFile: (directory as NSString).appendingPathComponent(name), atomically: false, encoding: .utf8)
     }
+
+    /// ``validated(_:)`` on a queue of its own: the cooperative pool is as wide as the CPUs (2
+    /// here), and the tests' process loops (``ProcessRunner``: Ctrl-C after 1.5 s, timeouts)
+    /// must not wait behind a parse and a validation. Measured: validating on the pool made the
+    /// suite's Ctrl-C tests send their SIGINT 15 s late on a loaded machine. One at a time, so
+    /// memory stays bounded by the largest report.
+    static func validatedOffThePool(_ text: String) async -> (value: JSONValue?, violations: [String]) {
+        await withCheckedContinuation { continuation in
+            validationQueue.async { continuation.resume(returning: validated(text)) }
+        }
+    }
+
+    private static let validationQueue = DispatchQueue(label: "courier.tests.json-report-hook")
 
     /// `text` parsed, and the schema's violations by it, one line each (empty: valid); text that
     /// is not JSON, or a schema that does not load, is one violation saying so.
