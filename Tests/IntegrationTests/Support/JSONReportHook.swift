@@ -99,8 +99,9 @@ enum JSONReportHook {
         keep(text, from: sourceLocation)
         let clock = ContinuousClock()
         let start = clock.now
-        let (value, problems) = await validatedOffThePool(text)
-        log("\(problems.isEmpty ? "valid" : "INVALID") \(text.utf8.count) bytes \(clock.now - start)", at: sourceLocation)
+        let (value, problems, validating) = await validatedOffThePool(text)
+        log("\(problems.isEmpty ? "valid" : "INVALID") \(text.utf8.count) bytes, validated in \(validating), waited \(clock.now - start - validating)",
+            at: sourceLocation)
         guard let value, problems.isEmpty else {
             Issue.record("""
                 the JSON report at \(origin) does not match docs/report.schema.json (\(problems.count) \
@@ -140,14 +141,18 @@ enum JSONReportHook {
         try? text.write(toFile: (directory as NSString).appendingPathComponent(name), atomically: false, encoding: .utf8)
     }
 
-    /// ``validated(_:)`` on a queue of its own: the cooperative pool is as wide as the CPUs (2
-    /// here), and the tests' process loops (``ProcessRunner``: Ctrl-C after 1.5 s, timeouts)
-    /// must not wait behind a parse and a validation. Measured: validating on the pool made the
-    /// suite's Ctrl-C tests send their SIGINT 15 s late on a loaded machine. One at a time, so
-    /// memory stays bounded by the largest report.
-    static func validatedOffThePool(_ text: String) async -> (value: JSONValue?, violations: [String]) {
+    /// ``validated(_:)`` on a queue of its own, and how long it took: the cooperative pool is as
+    /// wide as the CPUs (2 here) and already busy on a loaded machine (the log's "waited" is the
+    /// time to get back onto it, seconds at times); a parse and a validation need not add to
+    /// that. One at a time, so memory stays bounded by the largest report.
+    static func validatedOffThePool(_ text: String) async -> (value: JSONValue?, violations: [String], took: Duration) {
         await withCheckedContinuation { continuation in
-            validationQueue.async { continuation.resume(returning: validated(text)) }
+            validationQueue.async {
+                let clock = ContinuousClock()
+                let start = clock.now
+                let (value, violations) = validated(text)
+                continuation.resume(returning: (value, violations, clock.now - start))
+            }
         }
     }
 
