@@ -25,8 +25,25 @@ package enum JSONReport {
         package init(_ run: RunResult) {
             self.formatVersion = JSONReport.formatVersion
             self.summary = Summary(run)
-            self.run = run
+            self.run = JSONReport.hidingSecretCaptures(run)
         }
+    }
+
+    /// `run` with the value of every `secret: true` capture replaced by `***` as a whole, as
+    /// the contract says and the HTML report shows it: masking reaches strings only, so a
+    /// captured number (or a number in a captured list or map) would be written as is, and a
+    /// list or map would show its shape. Idempotent (a merge re-reads what was written).
+    static func hidingSecretCaptures(_ run: RunResult) -> RunResult {
+        var run = run
+        for workflow in run.workflows.indices {
+            for step in run.workflows[workflow].steps.indices {
+                for capture in run.workflows[workflow].steps[step].captures.indices
+                where run.workflows[workflow].steps[step].captures[capture].secret {
+                    run.workflows[workflow].steps[step].captures[capture].value = .string(MaskingPolicy.mask)
+                }
+            }
+        }
+        return run
     }
 
     /// Counts of steps by outcome (each `for_each` item counted), workflows, and attempts sent.
@@ -68,28 +85,37 @@ package enum JSONReport {
         }
     }
 
-    /// The report's text with every string value masked by `policy`, and the keys of the
-    /// workflow's own data (what sits under a `value` key: captured and checked values).
-    /// The report's own keys are never masked: a secret that happens to be a key name
-    /// (`secret`, `name`) must not change the report's shape. Written with
-    /// ``ReportWriter/Masking/byRenderer``, since masking the whole text would do just that.
+    /// The report's text with every string value masked by `policy`, and the keys and numbers
+    /// of the workflow's own data (what sits under a `value` key, a captured value, or a `json`
+    /// key, a checked value): a number that holds a secret (`secrets: { pin: 987654 }`) becomes
+    /// the masked text, a string, since its digits are the secret. The report's own keys and
+    /// numbers (counts, statuses, sizes, times) are never masked: a secret that happens to be a
+    /// key name (`secret`, `name`) or a number (`2026`) must not change the report's shape.
+    /// Written with ``ReportWriter/Masking/byRenderer``, since masking the whole text would do just that.
     package static func render(_ run: RunResult, policy: MaskingPolicy) -> String {
         switch document(run) {
-        case .success(let document): masked(document, policy: policy, userData: false).serialized(pretty: true) + "\n"
+        case .success(let document): masked(document, policy: policy, userData: false, key: nil).serialized(pretty: true) + "\n"
         case .failure(let fallback): policy.mask(fallback.text)
         }
     }
 
-    private static func masked(_ value: JSONValue, policy: MaskingPolicy, userData: Bool) -> JSONValue {
+    /// `value`, found under `key`, masked (see ``render(_:policy:)``).
+    private static func masked(_ value: JSONValue, policy: MaskingPolicy, userData: Bool, key: String?) -> JSONValue {
         switch value {
         case .string(let text):
+            // The report's own words and instants hold nothing of the workflow's: a secret
+            // `2026` or `passed` must not turn them into `***-11-30T…` or a kind the schema lacks.
+            if !userData, let key, vocabularyKeys.contains(key) { return value }
             return .string(policy.mask(text))
+        case .number(let number) where userData:
+            let masked = policy.mask(number.description)
+            return masked == number.description ? value : .string(masked)
         case .array(let items):
-            return .array(items.map { masked($0, policy: policy, userData: userData) })
+            return .array(items.map { masked($0, policy: policy, userData: userData, key: key) })
         case .object(let object):
             return .object(JSONObject(object.map { member in
                 (key: userData ? policy.mask(member.key) : member.key,
-                 value: masked(member.value, policy: policy, userData: userData || member.key == "value"))
+                 value: masked(member.value, policy: policy, userData: userData || userDataKeys.contains(member.key), key: member.key))
             }))
         default:
             return value
@@ -119,6 +145,15 @@ package enum JSONReport {
             return .failure(FallbackText(text: "{\"formatVersion\": \(formatVersion), \"encodingError\": \(String(reflecting: "\(error)"))}\n"))
         }
     }
+
+    /// The report's keys under which the workflow's own data sits: a capture's `value`, a
+    /// checked value's `json`.
+    private static let userDataKeys: Set<String> = ["value", "json"]
+
+    /// The report's keys whose string values are its own vocabulary, pinned by the schema
+    /// (an enum or the timestamp pattern): a step's `phase`, an outcome's or a body's `kind`,
+    /// an expectation's `outcome`, every `startedAt`. Never masked outside the workflow's data.
+    private static let vocabularyKeys: Set<String> = ["phase", "kind", "outcome", "startedAt"]
 
     private struct FallbackText: Error {
         let text: String

@@ -82,6 +82,84 @@ import Testing
         #expect(text.contains(#""***": "a *** ***""#) || text.contains(#""***" : "a *** ***""#), "\(text)")
     }
 
+    /// The report as ``ReportRequest`` writes it to a file, masked with `registry`.
+    func written(_ run: RunResult, maskingWith registry: SecretRegistry) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("courier-json-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try ReportRequest(format: .json, path: path).write(run, maskingWith: registry)
+        return try String(contentsOfFile: path, encoding: .utf8)
+    }
+
+    @Test("a secret capture's value is *** as a whole, also a number, a list or a map (it was the number itself, or the shape with its numbers), and the schema says so")
+    func secretCapturesWhole() throws {
+        var run = fullResult()
+        run.workflows[0].steps[0].captures = [
+            CapturedValue(name: "pin", value: .number(JSONNumber(987654)), secret: true),
+            CapturedValue(name: "list", value: .array([.number(JSONNumber(123456)), .string("abcdef")]), secret: true),
+            CapturedValue(name: "map", value: .object(["k": .string("vvvvvv")]), secret: true),
+            CapturedValue(name: "plain", value: .number(JSONNumber(42)), secret: false),
+        ]
+        let registry = SecretRegistry()
+        registry.register("abcdef")
+        registry.register("vvvvvv")
+        let text = try written(run, maskingWith: registry)
+        let value = try JSONValue.parse(text)
+        let violations = try schema().validate(value)
+        #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
+        let captures = value["run"]?["workflows"]?[0]?["steps"]?[0]?["captures"]?.arrayValue ?? []
+        #expect(captures.map { $0["value"] } == [.string("***"), .string("***"), .string("***"), .number(JSONNumber(42))])
+        #expect(!text.contains("987654") && !text.contains("123456"), "\(text)")
+        // The schema rejects a secret capture shown any other way.
+        let shown = text.replacingOccurrences(of: #""***""#, with: "987654")
+        #expect(!(try schema().validate(try JSONValue.parse(shown))).isEmpty, "a secret capture's number passed the schema")
+    }
+
+    @Test("a number holding a secret in a checked value or a captured map is masked (as text); the report's own numbers are not")
+    func secretNumbersInValues() throws {
+        var run = fullResult()
+        run.workflows[0].steps[0].captures = [
+            CapturedValue(name: "ids", value: .object(["pin": .number(JSONNumber(987654)), "n": .number(JSONNumber(12))]), secret: false),
+        ]
+        let expectation = ExpectationResult(location: nil, subject: "json $.pin", message: "m",
+                                            expected: .value(.number(JSONNumber(987654))), actual: .value(.number(JSONNumber(1987654))))
+        run.workflows[0].steps[1].outcome = .failed([expectation])
+        let registry = SecretRegistry()
+        registry.register("987654")
+        let text = try written(run, maskingWith: registry)
+        #expect(!text.contains("987654"), "\(text)")
+        let value = try JSONValue.parse(text)
+        let violations = try schema().validate(value)
+        #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
+        let steps = value["run"]?["workflows"]?[0]?["steps"]
+        #expect(steps?[0]?["captures"]?[0]?["value"] == .object(["n": .number(JSONNumber(12)), "pin": .string("***")]))
+        let failure = steps?[1]?["outcome"]?["failures"]?[0]
+        #expect(failure?["expected"]?["json"] == .string("***"))
+        #expect(failure?["actual"]?["json"] == .string("1***"))
+        #expect(value["summary"]?["steps"] == .number(JSONNumber(4)))
+    }
+
+    @Test("secrets that are the report's own words or instants ('1970', 'passed', 'setup', 'bytes') leave its timestamps, phases and kinds as they are (they became ***, against the schema)")
+    func secretsLikeTheReportsWords() throws {
+        let registry = SecretRegistry()
+        for secret in ["1970", "passed", "failed", "setup", "teardown", "bytes", "multipart", "skipped", "errored", "timeout"] {
+            registry.register(secret)
+        }
+        var run = fullResult()
+        run.workflows[0].steps[0].name = "setup passed"
+        let text = try written(run, maskingWith: registry)
+        let value = try JSONValue.parse(text)
+        let violations = try schema().validate(value)
+        #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
+        let step = value["run"]?["workflows"]?[0]?["steps"]?[0]
+        #expect(step?["startedAt"]?.stringValue?.hasPrefix("1970-01-01T") == true)
+        #expect(step?["phase"] == .string("setup"))
+        #expect(step?["outcome"]?["kind"] == .string("passed"))
+        #expect(step?["attempts"]?[0]?["error"]?["kind"] == .string("timeout"))
+        #expect(step?["attempts"]?[0]?["response"]?["body"]?["kind"] == .string("multipart"))
+        // Elsewhere (a name, a message) the same words are masked.
+        #expect(step?["name"] == .string("*** ***"))
+    }
+
     @Test("an empty run (nothing selected, nothing known) matches the schema")
     func emptyRun() throws {
         let violations = try schema().validate(try JSONValue.parse(JSONReport.render(RunResult(workflows: [], durationMicroseconds: 0))))

@@ -141,6 +141,36 @@ struct JSONReportTests {
         #expect(binary["text"]?.stringValue == "")
     }
 
+    @Test("secrets that look like the report's words ('2026', 'passed') and secret captures of numbers, lists and maps: a valid report, no secret in it")
+    func secretsAgainstTheSchema() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("s.yaml", """
+            name: secrets like words
+            secrets: { year: "2026", word: "passed" }
+            steps:
+              - name: fetch
+                request: { method: POST, url: "{{ base_url }}/echo?y={{ year }}", json: { pin: 987654, list: [123456, "abcdef"], map: { k: "vvvvvv" } } }
+                capture:
+                  pin: { json: $.json.pin, secret: true }
+                  list: { json: $.json.list, secret: true }
+                  map: { json: $.json.map, secret: true }
+              - name: use
+                request: { url: "{{ base_url }}/echo?pin={{ pin }}" }
+                expect: { status: 200 }
+            """)
+        // No --json: the hook's report is the subject (validated against the schema by Courier.run).
+        let result = try await Courier.run(files: ["s.yaml"], workspace: workspace, server: server)
+        #expect(result.status == 0, result.context)
+        let report = try #require(result.jsonReport, "the report did not pass the schema")
+        for secret in ["987654", "123456", "abcdef", "vvvvvv"] {
+            #expect(!report.text.contains(secret), "\(secret) is in the JSON report")
+        }
+        #expect(report.step("fetch")?["captures"]?.arrayValue?.map { $0["value"] } == [.string("***"), .string("***"), .string("***")])
+        #expect(report.step("use")?["outcome"]?["kind"]?.stringValue == "passed")
+        #expect(report.step("use")?["phase"]?.stringValue == "steps")
+    }
+
     @Test("--json - writes the report alone on standard output, the console on standard error")
     func standardOutput() async throws {
         let server = try TestServer.shared()
@@ -239,6 +269,71 @@ struct JSONReportTests {
         #expect(parsed.summary?["passed"] == .bool(true))
         #expect(parsed.workflows.count == 3)
         #expect((parsed.summary?["passedSteps"]?.int ?? 0) >= 20)
+    }
+
+    @Test("the hook every Courier.run goes through validates a real run's report, and rejects a broken one and a missing one at the test's line")
+    func hookRejectsBrokenReports() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("ok.yaml", """
+            name: ok
+            steps:
+              - request: { url: "{{ base_url }}/health" }
+            """)
+        // No --json here: the hook adds one and validates what courier wrote.
+        let real = try await Courier.run(files: ["ok.yaml"], workspace: workspace, server: server)
+        #expect(real.status == 0, real.context)
+        let report = try #require(real.jsonReport, "the hook did not validate the run's report")
+        guard case .object(var root) = report.value, case .object(var summary)? = root["summary"] else {
+            Issue.record("the report is not an object with a summary")
+            return
+        }
+        summary["surprise"] = .bool(true)
+        root["summary"] = .object(summary)
+        let broken = JSONValue.object(root).serialized(pretty: true)
+
+        // A stand-in for courier writes a given report where --json says, so the same hook
+        // sees a report known to be valid, one known to be broken, one that is not JSON, and none.
+        let fake = try workspace.write("fake-courier.sh", """
+            #!/bin/sh
+            while [ $# -gt 0 ]; do
+              if [ "$1" = "--json" ]; then
+                printf '%s\\n' "$2" >> written
+                if [ -n "${FAKE_REPORT+set}" ]; then printf '%s' "$FAKE_REPORT" > "$2"; fi
+                exit 0
+              fi
+              shift
+            done
+            exit 0
+            """)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        func fakeRun(_ text: String?) async throws -> ProcessResult {
+            try await Courier.run(["run", "ok.yaml"], in: workspace.url, environment: text.map { ["FAKE_REPORT": $0] } ?? [:],
+                                  binary: fake.path)
+        }
+
+        let valid = try await fakeRun(report.text)
+        #expect(valid.jsonReport?.value == report.value, "the stand-in's copy of a valid report did not pass")
+        try await withKnownIssue("an unknown key in the summary") {
+            let result = try await fakeRun(broken)
+            #expect(result.jsonReport == nil)
+        } matching: { Self.fromThisFile($0, saying: "does not match docs/report.schema.json") && $0.comments.contains { $0.rawValue.contains("surprise") } }
+        try await withKnownIssue("not JSON") {
+            _ = try await fakeRun(#"{"formatVersion": 1,"#)
+        } matching: { Self.fromThisFile($0, saying: "not JSON") }
+        try await withKnownIssue("no report at all") {
+            _ = try await fakeRun(nil)
+        } matching: { Self.fromThisFile($0, saying: "wrote no JSON report") }
+        // The hook keeps an invalid report for the reader of the issue; these were meant to be.
+        for path in try workspace.read("written").split(separator: "\n") {
+            try? FileManager.default.removeItem(atPath: String(path))
+        }
+    }
+
+    /// An issue the hook recorded at a line of this file, saying `text`.
+    static func fromThisFile(_ issue: Issue, saying text: String) -> Bool {
+        issue.sourceLocation?.fileID.hasSuffix("JSONReportTests.swift") == true
+            && issue.comments.contains { $0.rawValue.contains(text) }
     }
 
     @Test("the schema is strict: an unknown key or a missing required key in a real report is a violation")

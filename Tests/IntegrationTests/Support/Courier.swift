@@ -10,13 +10,21 @@ enum Courier {
     /// sends SIGXCPU, so the exit status is no longer the expected one). Unlike a wall-clock
     /// bound it does not depend on how loaded the machine is: use it where "does not burn
     /// seconds of CPU" is what a test guards.
+    ///
+    /// A `courier run` also writes a JSON report, validated against `docs/report.schema.json`
+    /// (``JSONReportHook``): an invalid or missing one is an issue at `sourceLocation`, and a
+    /// valid one is `jsonReport` of the result. `jsonReport: .optOut(reason:)` runs the command
+    /// as given. `binary` replaces the built `courier` (the hook's self-test).
     static func run(
         _ arguments: [String],
         in directory: URL,
         environment: [String: String] = [:],
         timeout: Duration = .seconds(60),
         interruptAfter: Duration? = nil,
-        cpuSeconds: Int? = nil
+        cpuSeconds: Int? = nil,
+        jsonReport: JSONReportHook.Check = .validate,
+        binary: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> ProcessResult {
         var env = ProcessInfo.processInfo.environment
         for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
@@ -26,7 +34,8 @@ enum Courier {
         env["NO_PROXY"] = "127.0.0.1,localhost"
         env["NO_COLOR"] = "1"
         env.merge(environment) { _, new in new }
-        let binary = try Paths.courierBinary()
+        let binary = try binary ?? Paths.courierBinary()
+        let (report, arguments) = JSONReportHook.plan(arguments, in: directory, check: jsonReport)
         let (executable, commandLine) = cpuSeconds.map { limit in
             ("/bin/sh", ["-c", "ulimit -t \(limit) && exec \"$0\" \"$@\"", binary] + arguments)
         } ?? (binary, arguments)
@@ -35,7 +44,9 @@ enum Courier {
         if result.timedOut {
             throw HarnessError("courier \(arguments.joined(separator: " ")) did not finish within \(timeout); output so far:\n\(result.allOutput)")
         }
-        return result
+        var checked = result
+        checked.jsonReport = await JSONReportHook.check(report, after: result, sourceLocation: sourceLocation)
+        return checked
     }
 
     /// `courier run FILES... --var base_url=<server> [extra]` in `workspace`.
@@ -44,11 +55,12 @@ enum Courier {
         workspace: Workspace,
         server: TestServer?,
         extra: [String] = [],
-        environment: [String: String] = [:]
+        environment: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> ProcessResult {
         var arguments = ["run"] + files
         if let server { arguments += ["--var", "base_url=\(server.baseURL)"] }
-        return try await run(arguments + extra, in: workspace.url, environment: environment)
+        return try await run(arguments + extra, in: workspace.url, environment: environment, sourceLocation: sourceLocation)
     }
 }
 

@@ -11,6 +11,8 @@ struct ProcessResult: Sendable {
     /// The process was killed because it ran longer than its timeout.
     var timedOut: Bool
     var duration: Duration
+    /// A `courier run`'s JSON report, when ``JSONReportHook`` read it and found it valid.
+    var jsonReport: JSONReportFile? = nil
 
     /// stdout and stderr together, for "appears nowhere" checks.
     var allOutput: String { stdout + "\n" + stderr }
@@ -47,8 +49,11 @@ enum ProcessRunner {
         process.standardOutput = outHandle
         process.standardError = errHandle
 
-        let clock = ContinuousClock()
-        let start = clock.now
+        // The exit, the Ctrl-C and the timeout are timed off the cooperative pool (2 threads
+        // here): a test process whose pool is busy (report validation, a server stopping) must
+        // neither send its SIGINT late nor see a run last longer than it did.
+        let watch = ExitWatch()
+        process.terminationHandler = { _ in watch.exited() }
         do {
             try process.run()
         } catch {
@@ -56,33 +61,99 @@ enum ProcessRunner {
             try? errHandle.close()
             throw HarnessError("cannot start \(executable): \(error)")
         }
-        var timedOut = false
-        var killAt: ContinuousClock.Instant?
-        // Ctrl-C, as a user at a terminal would press it.
-        var interruptAt = interruptAfter.map { start + $0 }
-        while process.isRunning {
-            let now = clock.now
-            if let at = interruptAt, now >= at {
-                kill(process.processIdentifier, SIGINT)
-                interruptAt = nil
+        let pid = process.processIdentifier
+        let timers = DispatchQueue(label: "courier.tests.process-timers")
+        if let interruptAfter {
+            // Ctrl-C, as a user at a terminal would press it.
+            timers.asyncAfter(deadline: .now() + interruptAfter.dispatchInterval) {
+                watch.ifRunning { kill(pid, SIGINT) }
             }
-            if !timedOut && now - start > timeout {
-                timedOut = true
-                process.terminate()
-                killAt = now + .seconds(2)
-            } else if let deadline = killAt, now > deadline {
-                kill(process.processIdentifier, SIGKILL)
-                killAt = nil
-            }
-            try? await Task.sleep(for: .milliseconds(5))
         }
+        timers.asyncAfter(deadline: .now() + timeout.dispatchInterval) {
+            watch.ifRunning {
+                watch.markTimedOut()
+                kill(pid, SIGTERM)
+            }
+            timers.asyncAfter(deadline: .now() + .seconds(2)) {
+                watch.ifRunning { kill(pid, SIGKILL) }
+            }
+        }
+        await watch.waitForExit()
         process.waitUntilExit()
-        let duration = clock.now - start
+        let duration = watch.duration
+        let timedOut = watch.timedOut
         try? outHandle.close()
         try? errHandle.close()
         let stdout = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
         let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
         let status = process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
         return ProcessResult(status: status, stdout: stdout, stderr: stderr, timedOut: timedOut, duration: duration)
+    }
+}
+
+/// When a child started and exited, and whether its timeout fired: set from Foundation's
+/// termination handler and from timer queues, read by the awaiting test.
+private final class ExitWatch: @unchecked Sendable {
+    // @unchecked: every stored property is read and written holding `lock`.
+    private let lock = NSLock()
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+    private var exitedAt: ContinuousClock.Instant?
+    private var didTimeOut = false
+    private var waiter: CheckedContinuation<Void, Never>?
+
+    init() { start = clock.now }
+
+    func exited() {
+        lock.lock()
+        exitedAt = clock.now
+        let waiting = waiter
+        waiter = nil
+        lock.unlock()
+        waiting?.resume()
+    }
+
+    /// Runs `action` unless the child has exited (its pid may then be reused), holding the lock
+    /// so the exit cannot come in between.
+    func ifRunning(_ action: () -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        if exitedAt == nil { action() }
+    }
+
+    /// Called from within ``ifRunning(_:)``'s action, which holds the lock.
+    func markTimedOut() { didTimeOut = true }
+
+    func waitForExit() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if exitedAt != nil {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                waiter = continuation
+                lock.unlock()
+            }
+        }
+    }
+
+    var duration: Duration {
+        lock.lock()
+        defer { lock.unlock() }
+        return (exitedAt ?? clock.now) - start
+    }
+
+    var timedOut: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return didTimeOut
+    }
+}
+
+extension Duration {
+    /// For `DispatchQueue.asyncAfter`.
+    var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }
 }
