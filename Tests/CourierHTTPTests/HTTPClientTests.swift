@@ -23,6 +23,14 @@ import Testing
         }
     }
 
+    /// For transfers whose other end is a task of the test: a 5-minute limit, since what they
+    /// check is what arrives, and the whole suite on two cores can starve that task for a while.
+    static var patientOptions: HTTPRequestOptions {
+        var options = HTTPRequestOptions()
+        options.timeoutMilliseconds = 300_000
+        return options
+    }
+
     func kind(of operation: () async throws(HTTPError) -> HTTPResponse) async -> HTTPError.Kind? {
         do throws(HTTPError) {
             _ = try await operation()
@@ -256,8 +264,11 @@ import Testing
             for chunk in chunks { try await upload.write(chunk) }
             upload.finish()
         }
-        let response = try await withHangGuard {
-            try await client.send(HTTPRequest(method: "PUT", url: "\(server.baseURL)/echo-body", body: .stream(upload)))
+        // Streams correctness, not speed: the writer is a task of the cooperative pool, which a
+        // loaded machine running the whole suite may keep busy for tens of seconds.
+        let response = try await withHangGuard(seconds: 300) {
+            try await client.send(HTTPRequest(method: "PUT", url: "\(server.baseURL)/echo-body", body: .stream(upload),
+                                              options: Self.patientOptions))
         }
         try await writer.value
         #expect(response.status == 200)
@@ -271,8 +282,11 @@ import Testing
         let client = HTTPClient()
         let size = 4 * 1024 * 1024
         let stream = HTTPResponseBodyStream(bufferLimit: 64 * 1024)
-        let sending = Task { try await client.send(HTTPRequest(url: "\(server.baseURL)/bytes?n=\(size)", responseBody: .stream(stream))) }
-        let received = try await withHangGuard {
+        let sending = Task {
+            try await client.send(HTTPRequest(url: "\(server.baseURL)/bytes?n=\(size)", options: Self.patientOptions, responseBody: .stream(stream)))
+        }
+        // The reader is a task of the cooperative pool, which a loaded machine may keep busy.
+        let received = try await withHangGuard(seconds: 300) {
             var received: [UInt8] = []
             var chunks = 0
             for try await chunk in stream {
