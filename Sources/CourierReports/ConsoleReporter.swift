@@ -238,11 +238,16 @@ package final class ConsoleReporter: Sendable {
         // Loops, not `flatMap`: flattening copied every attempt of the run (5% of a
         // 2,000-request run's instructions) only to count them.
         var requests = 0
-        for workflow in run.workflows {
-            for step in workflow.steps {
+        // By index: `for step in steps` copied each step result (retaining all it holds).
+        for workflow in run.workflows.indices {
+            let steps = run.workflows[workflow].steps
+            for step in steps.indices {
                 // A transfer that failed before a response may not have sent anything; it is still a try.
                 // An attempt with neither (a request only rendered, `--dry-run`) was never sent.
-                for attempt in step.attempts where !isOnlyRendered(attempt) { requests += attempt.redirects.count + 1 }
+                let attempts = steps[step].attempts
+                for attempt in attempts.indices where attempts[attempt].response != nil || attempts[attempt].error != nil {
+                    requests += attempts[attempt].redirects.count + 1
+                }
             }
         }
         let seconds = Double(max(1, run.durationMicroseconds)) / 1_000_000
@@ -252,9 +257,10 @@ package final class ConsoleReporter: Sendable {
     /// Counts per outcome, time and requests, then PASSED, FAILED or INTERRUPTED.
     private func counts(_ run: RunResult) -> String {
         var passed = 0, failed = 0, errored = 0, skipped = 0
-        for workflow in run.workflows {
-            for step in workflow.steps {
-                switch step.outcome {
+        for workflow in run.workflows.indices {
+            let steps = run.workflows[workflow].steps
+            for step in steps.indices {
+                switch steps[step].outcome {
                 case .passed: passed += 1
                 case .failed: failed += 1
                 case .errored: errored += 1
