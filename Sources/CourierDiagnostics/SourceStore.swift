@@ -22,15 +22,22 @@ package final class SourceFile: Sendable {
         } else {
             self.text = text
         }
-        let text = self.text
+        var text = self.text
         self.firstInvalidByte = firstInvalidByte
+        self.lineStarts = text.withUTF8(Self.lineStarts)
+    }
+
+    /// Where each line starts, found with memchr: walking a large file's bytes one by one
+    /// was a twentieth of its load.
+    private static func lineStarts(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
         var starts = [0]
+        guard let base = bytes.baseAddress else { return starts }
         var offset = 0
-        for byte in text.utf8 {
-            offset += 1
-            if byte == UInt8(ascii: "\n") { starts.append(offset) }
+        while offset < bytes.count, let found = memchr(base + offset, Int32(UInt8(ascii: "\n")), bytes.count - offset) {
+            offset = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+            starts.append(offset)
         }
-        self.lineStarts = starts
+        return starts
     }
 
     package var lineCount: Int { lineStarts.count }
@@ -80,7 +87,12 @@ package final class SourceStore: Sendable {
                                                    deadline: .now + BoundedFileReader.sourcePipeDeadline))
         // Byte offsets (of a first invalid byte) count from after a byte order mark, as the text does.
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { data = Data(data.dropFirst(3)) }
-        let file = SourceFile(path: path, text: String(decoding: data, as: UTF8.self), firstInvalidByte: Self.firstInvalidByte(in: data))
+        // Validated once: a valid file (nearly all) is its text as it is.
+        let file = if let text = String(validating: data, as: UTF8.self) {
+            SourceFile(path: path, text: text)
+        } else {
+            SourceFile(path: path, text: String(decoding: data, as: UTF8.self), firstInvalidByte: Self.firstInvalidByte(in: data))
+        }
         return files.withLock { files in
             if let existing = files[path] { return existing }
             files[path] = file
