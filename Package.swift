@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "courier", targets: ["courier"]),
         .library(name: "CourierHTTP", targets: ["CourierHTTP"]),
         .library(name: "CourierJSON", targets: ["CourierJSON"]),
+        .library(name: "Courier", targets: ["Courier"]),
     ],
     dependencies: [],
     targets: [
@@ -25,6 +26,8 @@ let package = Package(
         .target(name: "CourierSecrets"),
         .target(name: "CourierJSON"),
         .target(name: "CourierHTTP", dependencies: ["CCurl"]),
+        // The typed Swift client for app code (endpoints, errors, retries, auth, mocks).
+        .target(name: "Courier", dependencies: ["CourierHTTP"]),
         .target(name: "CourierWorkflow", dependencies: ["CYAML", "CourierDiagnostics", "CourierJSON", "CourierSecrets"]),
         // What a run did, as plain Codable values: reporters read these, never the engine.
         .target(name: "CourierResults", dependencies: ["CourierDiagnostics", "CourierJSON"]),
@@ -42,6 +45,7 @@ let package = Package(
         .executableTarget(name: "courier-mask-bench", dependencies: ["CourierSecrets"], path: "Benchmarks/masking/Sources"),
         .testTarget(name: "CourierJSONTests", dependencies: ["CourierJSON"]),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP"]),
+        .testTarget(name: "CourierTests", dependencies: ["Courier"]),
         .testTarget(name: "CourierSecretsTests", dependencies: ["CourierSecrets"]),
         .testTarget(name: "CourierWorkflowTests", dependencies: ["CourierWorkflow", "CourierDiagnostics", "CourierJSON"], exclude: ["Fixtures"]),
         .testTarget(name: "CourierEngineTests", dependencies: ["CourierEngine", "CourierResults", "CourierWorkflow", "CourierHTTP", "CourierJSON", "CourierDiagnostics", "CourierSecrets"]),

@@ -1,0 +1,58 @@
+import CourierHTTP
+import Foundation
+
+/// Keeps credentials out of descriptions: header fields that carry them are shown as
+/// `<redacted>`, and the values the client sent in them are masked wherever they turn up
+/// (a server that echoes the request back in an error body).
+enum Redaction {
+    static let placeholder = "<redacted>"
+
+    /// Fields whose values are credentials.
+    static func isSecretHeader(_ name: String) -> Bool {
+        switch name.lowercased() {
+        case "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key": true
+        default: false
+        }
+    }
+
+    /// The secret values in `headers`: whole values, and the token after a scheme
+    /// (`Bearer abc` → also `abc`) and each cookie's value, so an echo of a part is caught.
+    static func secrets(in headers: HTTPHeaders) -> [String] {
+        var found: [String] = []
+        for field in headers where isSecretHeader(field.name) && !field.value.isEmpty {
+            found.append(field.value)
+            if let space = field.value.firstIndex(of: " ") {
+                found.append(String(field.value[field.value.index(after: space)...]))
+            }
+            for cookie in field.value.split(separator: ";") {
+                if let equals = cookie.firstIndex(of: "=") {
+                    found.append(String(cookie[cookie.index(after: equals)...]))
+                }
+            }
+        }
+        // Longest first, so a whole value is masked before a part of it; very short ones would mask noise.
+        return found.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
+    }
+
+    static func mask(_ text: String, secrets: [String]) -> String {
+        var text = text
+        for secret in secrets where text.contains(secret) {
+            text = text.replacingOccurrences(of: secret, with: placeholder)
+        }
+        return text
+    }
+
+    /// `name: value` lines with secret fields redacted.
+    static func describe(_ headers: HTTPHeaders) -> String {
+        headers.map { "\($0.name): \(isSecretHeader($0.name) ? placeholder : $0.value)" }.joined(separator: "\n")
+    }
+
+    /// A URL without `user:password@`.
+    static func url(_ url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url }
+        let rest = url[scheme.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return url }
+        return String(url[..<scheme.upperBound]) + "\(placeholder)@" + String(rest[rest.index(after: at)...])
+    }
+}

@@ -1,0 +1,66 @@
+import CourierHTTP
+/// Sends `Authorization: Bearer <token>` and fetches a new token when the server answers 401.
+///
+/// Refreshes are single-flight: when many requests get 401 at once they all wait for
+/// the same call of `refresh`, and a request that was sent with a token that has been
+/// replaced since is simply resent with the new one. A token is fetched before the first
+/// request when none is given.
+///
+/// ```swift
+/// let auth = TokenAuthenticator(token: cachedToken) {
+///     try await login(clientID: id, secret: secret)   // returns the new access token
+/// }
+/// config.authenticator = auth
+/// ```
+public actor TokenAuthenticator: Authenticator {
+    private let fetch: @Sendable () async throws -> String
+    private var token: String?
+    private var inFlight: Task<String, any Error>?
+    /// How many times `refresh` was called (for tests and metrics).
+    public private(set) var refreshCount = 0
+
+    /// - Parameters:
+    ///   - token: The token to start with; nil fetches one before the first request.
+    ///   - refresh: Returns a new token; called once per expiry however many requests hit it.
+    public init(token: String? = nil, refresh: @escaping @Sendable () async throws -> String) {
+        self.token = token
+        self.fetch = refresh
+    }
+
+    /// The current token, nil before the first fetch.
+    public var currentToken: String? { token }
+
+    /// The request with `Authorization: Bearer <token>`.
+    public func authenticate(_ request: HTTPRequest) async throws -> HTTPRequest {
+        let current: String
+        if let token {
+            current = token
+        } else {
+            current = try await renew()
+        }
+        var request = request
+        request.headers.set(name: "Authorization", value: "Bearer \(current)")
+        return request
+    }
+
+    /// Fetches a new token unless the rejected request's token was already replaced.
+    public func refresh(after request: HTTPRequest, response: HTTPResponse) async throws -> Bool {
+        if let token, request.headers["Authorization"] != "Bearer \(token)" {
+            return true  // refreshed by another request since this one was sent
+        }
+        _ = try await renew()
+        return true
+    }
+
+    /// The one refresh in flight, started if none is: every caller awaits the same task.
+    private func renew() async throws -> String {
+        if let inFlight { return try await inFlight.value }
+        refreshCount += 1
+        let task = Task { [fetch] in try await fetch() }
+        inFlight = task
+        defer { inFlight = nil }
+        let fresh = try await task.value
+        token = fresh
+        return fresh
+    }
+}
