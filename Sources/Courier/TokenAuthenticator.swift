@@ -53,14 +53,30 @@ public actor TokenAuthenticator: Authenticator {
     }
 
     /// The one refresh in flight, started if none is: every caller awaits the same task.
+    ///
+    /// Every caller stores the new token, not just the one that started the refresh: the
+    /// waiters may resume before it does, and would otherwise resend the old token.
     private func renew() async throws -> String {
-        if let inFlight { return try await inFlight.value }
-        refreshCount += 1
-        let task = Task { [fetch] in try await fetch() }
-        inFlight = task
-        defer { inFlight = nil }
-        let fresh = try await task.value
-        token = fresh
-        return fresh
+        let task: Task<String, any Error>
+        if let inFlight {
+            task = inFlight
+        } else {
+            refreshCount += 1
+            task = Task { [fetch] in try await fetch() }
+            inFlight = task
+        }
+        let generation = refreshCount
+        do {
+            let fresh = try await task.value
+            // A later refresh may have finished first; its token is the newer one.
+            if generation == refreshCount {
+                token = fresh
+                inFlight = nil
+            }
+            return fresh
+        } catch {
+            if generation == refreshCount { inFlight = nil }
+            throw error
+        }
     }
 }

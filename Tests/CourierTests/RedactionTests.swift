@@ -1,0 +1,51 @@
+import Courier
+import Foundation
+import Testing
+
+@Suite struct RedactionTests {
+    static let canary = "canary-7f3a9c1e5b"
+
+    @Test func errorsNeverShowTheTokenEvenWhenTheServerEchoesIt() async throws {
+        // An echo server puts the request's headers in its error body.
+        let mock = MockTransport { request in
+            .text("denied: " + request.headers.map { "\($0.name)=\($0.value)" }.joined(separator: ","), status: 403)
+        }
+        var config = APIClient.Configuration()
+        config.authenticator = TokenAuthenticator(token: Self.canary) { "other" }
+        config.defaultHeaders = ["Cookie": "session=\(Self.canary)-cookie"]
+        let error = await #expect(throws: APIError.self) { try await makeClient(mock, configuration: config).send(Get<String>(path: "/x")) }
+        let failure = try #require(error)
+        #expect(failure.kind == .forbidden)
+        for text in [String(describing: failure), String(reflecting: failure), "\(failure)", failure.bodyExcerpt() ?? ""] {
+            #expect(!text.contains(Self.canary), "\(text)")
+        }
+        #expect(String(describing: failure).contains("<redacted>"))
+        // The raw body stays available to code that asks for it.
+        #expect(String(decoding: failure.body ?? Data(), as: UTF8.self).contains(Self.canary))
+    }
+
+    @Test func recordedRequestsRedactCredentialsAndSensitiveBodies() async throws {
+        let mock = MockTransport(fallback: .status(204))
+        var config = APIClient.Configuration()
+        config.authenticator = TokenAuthenticator(token: Self.canary) { "other" }
+        let endpoint = Get<EmptyResponse>(path: "/login", method: .post, headers: ["Cookie": "a=\(Self.canary)", "X-Trace": "42"],
+                                          body: .sensitive(.json(["password": Self.canary])))
+        _ = try await makeClient(mock, configuration: config).send(endpoint)
+        let request = try #require(mock.requests.first)
+        let shown = [String(describing: request), String(reflecting: request), "\(mock.requests)"]
+        for text in shown { #expect(!text.contains(Self.canary), "\(text)") }
+        #expect(shown[0].contains("X-Trace: 42"))
+        #expect(shown[0].contains("Authorization: <redacted>"))
+        #expect(shown[0].contains("<sensitive body"))
+    }
+
+    @Test func userAndPasswordInTheURLAreRedacted() async throws {
+        let mock = MockTransport(fallback: .status(500))
+        let error = await #expect(throws: APIError.self) {
+            try await makeClient(mock, base: "https://user:\(Self.canary)@api.test").send(Get<String>(path: "/x"))
+        }
+        let text = String(describing: try #require(error))
+        #expect(!text.contains(Self.canary))
+        #expect(text.contains("https://<redacted>@api.test/x"))
+    }
+}
