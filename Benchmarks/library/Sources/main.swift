@@ -1,5 +1,6 @@
 import Courier
 import Foundation
+import Synchronization
 
 // The library benchmark's runner (Benchmarks/library/bench.sh):
 //
@@ -70,16 +71,9 @@ default:
 await client.shutdown()
 
 /// Progress calls counted from the transfer's thread.
-final class ProgressCounter: @unchecked Sendable {
-    // @unchecked: `count` and `last` are only touched with `lock` held.
-    private let lock = NSLock()
-    private var calls = 0
-    private var latest = 0.0
-    func record(_ fraction: Double) {
-        lock.lock(); defer { lock.unlock() }
-        calls += 1
-        latest = fraction
-    }
-    var count: Int { lock.lock(); defer { lock.unlock() }; return calls }
-    var last: Double { lock.lock(); defer { lock.unlock() }; return latest }
+final class ProgressCounter: Sendable {
+    private let state = Mutex<(calls: Int, last: Double)>((0, 0))
+    func record(_ fraction: Double) { state.withLock { $0 = ($0.calls + 1, fraction) } }
+    var count: Int { state.withLock { $0.calls } }
+    var last: Double { state.withLock { $0.last } }
 }
