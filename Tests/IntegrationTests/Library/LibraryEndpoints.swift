@@ -176,3 +176,25 @@ func libraryClient(_ baseURL: URL, _ configure: (inout APIClient.Configuration) 
     configure(&config)
     return APIClient(baseURL: baseURL, configuration: config)
 }
+
+/// testserver.py's `/delay?ms=N&group=G`, counted per group (`/concurrency?group=G`).
+struct GroupDelay: Endpoint {
+    typealias Response = EmptyResponse
+    let group: String
+    let milliseconds: Int
+    var path: String { "/delay" }
+    var query: [URLQueryItem] {
+        [URLQueryItem(name: "ms", value: String(milliseconds)), URLQueryItem(name: "group", value: group)]
+    }
+}
+
+/// testserver.py's `/concurrency?group=G`: `{in_flight, peak, total}`.
+struct GroupConcurrency: Endpoint {
+    struct Response: Decodable, Sendable {
+        let peak: Int
+        let total: Int
+    }
+    let group: String
+    var path: String { "/concurrency" }
+    var query: [URLQueryItem] { [URLQueryItem(name: "group", value: group)] }
+}
