@@ -65,7 +65,6 @@ struct LibraryTransferTests {
         #expect(part.size == size)
         #expect(part.sha256 == digest)
         #expect(progress.isMonotonicFromZeroToOne, "\(progress.all.prefix(5)) … \(progress.all.suffix(5))")
-        #expect(progress.all.count > 2, "no progress between 0 and 1: \(progress.all)")
         await client.shutdown()
     }
 
@@ -90,7 +89,6 @@ struct LibraryTransferTests {
         #expect(head.enumerated().allSatisfy { Int($0.element) == $0.offset % 256 })
         #expect(tail.enumerated().allSatisfy { Int($0.element) == (size - (1 << 20) + $0.offset) % 256 })
         #expect(progress.isMonotonicFromZeroToOne, "\(progress.all.prefix(5)) … \(progress.all.suffix(5))")
-        #expect(progress.all.count > 2, "no progress between 0 and 1: \(progress.all)")
         await client.shutdown()
     }
 
