@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The `Courier` product as an outside package sees it (issue 14): a temporary package that
 # depends on this repository with `.package(path:)` and contains Examples/CourierExample's
-# source (GetUser/CreateUser with convertFromSnakeCase) is built, then run against a local
-# Tests/Servers/library_server.py; its output must be the example's expected output.
+# source (GetUser/CreateUser with convertFromSnakeCase) and the README's complete library
+# example is built; the former is run against a local Tests/Servers/library_server.py and its
+# output must be the example's expected output.
 #
 #   Scripts/check-outside-package.sh [SCRATCH]    (default .build/outside-package: reused between runs)
 set -euo pipefail
@@ -31,10 +32,23 @@ let package = Package(
     dependencies: [.package(path: "$repo")],
     targets: [
         .executableTarget(name: "OutsideCheck", dependencies: [.product(name: "Courier", package: "$identity")]),
+        .executableTarget(name: "ReadmeExample", dependencies: [.product(name: "Courier", package: "$identity")]),
     ]
 )
 SWIFT
 cp "$repo"/Examples/CourierExample/*.swift "$work/outside/Sources/OutsideCheck/"
+# The README's complete example (the `@main` block of "Using Courier as a Swift library") must compile too.
+mkdir -p "$work/outside/Sources/ReadmeExample"
+"$python" - "$repo/README.md" "$work/outside/Sources/ReadmeExample/App.swift" <<'PY'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+start = text.index("## Using Courier as a Swift library")
+section = text[start:text.find("\n## ", start + 1)]
+blocks = [b for b in re.findall(r"```swift\n(.*?)```", section, re.S) if "@main" in b]
+if not blocks:
+    sys.exit("check-outside-package: no @main example in the README's library section")
+open(sys.argv[2], "w", encoding="utf-8").write(blocks[0])
+PY
 
 echo "check-outside-package: building a package that depends on .package(path: \"$repo\")"
 swift build --package-path "$work/outside" --scratch-path "$scratch" 2>&1 | tail -5
