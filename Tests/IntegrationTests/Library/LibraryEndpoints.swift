@@ -82,11 +82,13 @@ struct Flaky: Endpoint {
     let key: String
     let fail: Int
     var status = 503
+    var retryAfter: String?
     var method: HTTPMethod = .get
     var path: String { "/flaky" }
     var query: [URLQueryItem] {
         [URLQueryItem(name: "key", value: key), URLQueryItem(name: "fail", value: String(fail)),
          URLQueryItem(name: "status", value: String(status))]
+            + (retryAfter.map { [URLQueryItem(name: "retry_after", value: $0)] } ?? [])
     }
 }
 

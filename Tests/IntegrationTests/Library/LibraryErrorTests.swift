@@ -165,4 +165,30 @@ struct LibraryRedactionTests {
         }
         await client.shutdown()
     }
+
+    /// `/echo` answering 400 with the request's body in its own.
+    struct EchoSensitiveForm: Endpoint {
+        typealias Response = EmptyResponse
+        let password: String
+        var path: String { "/echo" }
+        var method: HTTPMethod { .post }
+        var headers: HTTPHeaders { ["X-Echo-Status": "400"] }
+        var body: RequestBody? { .sensitive(.form(["username": "demo", "password": password])) }
+    }
+
+    @Test("a body marked sensitive, echoed back in the error body, never appears in the description")
+    func sensitiveBodyEchoed() async throws {
+        let canary = "canary-\(UUID().uuidString.prefix(12))"
+        let client = libraryClient(try await LibraryServers.shared.baseURL(.http))
+        do {
+            _ = try await client.send(EchoSensitiveForm(password: canary))
+            Issue.record("expected 400")
+        } catch {
+            #expect(error.kind == .clientError)
+            #expect(String(decoding: error.body ?? Data(), as: UTF8.self).contains(canary))
+            #expect(!String(describing: error).contains(canary), "\(error)")
+            #expect(!String(reflecting: error).contains(canary))
+        }
+        await client.shutdown()
+    }
 }

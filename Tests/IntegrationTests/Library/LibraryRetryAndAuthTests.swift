@@ -41,6 +41,19 @@ struct LibraryRetryAndAuthTests {
         await client.shutdown()
     }
 
+    @Test("429 with Retry-After: 1 is retried after the wait, and succeeds")
+    func retriesOn429() async throws {
+        let client = libraryClient(try await LibraryServers.shared.baseURL(.http)) {
+            $0.retry = RetryPolicy(attempts: 2, delay: .milliseconds(10), jitter: false)
+        }
+        var endpoint = Flaky(key: uniqueKey("retry429"), fail: 1, status: 429)
+        endpoint.retryAfter = "1"
+        let response = try await client.send(endpoint)
+        #expect(response.ok)
+        #expect(response.attempt == 2)
+        await client.shutdown()
+    }
+
     @Test("a POST is not resent after a 503 (it reached the server)")
     func postNotRetried() async throws {
         let client = libraryClient(try await LibraryServers.shared.baseURL(.http)) {

@@ -64,4 +64,32 @@ struct LibraryTLSTests {
         }
         await client.shutdown()
     }
+
+    @Test("the server's public key pinned: the right pin connects, another fails with a TLS error")
+    func pinnedKey() async throws {
+        let ca = try await LibraryServers.shared.certificate("ca.pem")
+        let pinFile = try await LibraryServers.shared.certificate("server.pin")
+        let pin = try String(contentsOfFile: pinFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(pin.hasPrefix("sha256//"))
+        let base = try await LibraryServers.shared.baseURL(.https)
+        let pinned = libraryClient(base) {
+            $0.tls.caCertificate = ca
+            $0.tls.pinnedPublicKey = pin
+        }
+        #expect(try await pinned.send(GetLibUser(id: 2)).id == 2)
+        await pinned.shutdown()
+
+        let wrong = libraryClient(base) {
+            $0.tls.caCertificate = ca
+            $0.tls.pinnedPublicKey = "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+        }
+        do {
+            let user = try await wrong.send(GetLibUser(id: 2))
+            Issue.record("connected despite a wrong pin: \(user)")
+        } catch {
+            #expect(error.kind == .tls, "\(error)")
+            #expect(error.curlCode == 90, "\(error)")
+        }
+        await wrong.shutdown()
+    }
 }
