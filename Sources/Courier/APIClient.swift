@@ -152,7 +152,7 @@ public final class APIClient: Sendable {
     @discardableResult
     public func download<E: Endpoint>(_ endpoint: E, to destination: URL,
                                       progress: (@Sendable (Double) -> Void)? = nil) async throws(APIError) -> HTTPResponse {
-        var prepared = try prepare(endpoint)
+        var prepared = try prepare(endpoint, expectsJSON: false)
         let path = destination.path
         prepared.request.responseBody = .file(path: path)
         let tracker = progress.map { ProgressTracker(report: $0) }
@@ -186,7 +186,10 @@ public final class APIClient: Sendable {
     }
 
     /// The request for `endpoint`: URL, headers, encoded body, options.
-    func prepare<E: Endpoint>(_ endpoint: E) throws(APIError) -> Prepared {
+    ///
+    /// `Accept: application/json` is added (unless the endpoint sets `Accept`) when the
+    /// response will be decoded from JSON: not for `String`, `Data`, ``EmptyResponse`` or a download.
+    func prepare<E: Endpoint>(_ endpoint: E, expectsJSON: Bool = true) throws(APIError) -> Prepared {
         let method = endpoint.method
         guard let url = URLBuilder.url(base: base, path: endpoint.path, query: endpoint.query) else {
             throw APIError(kind: .invalidURL, message: "'\(baseURL.absoluteString)' and '\(endpoint.path)' do not make an http or https URL",
@@ -204,7 +207,7 @@ public final class APIClient: Sendable {
                 headers.add(name: "Content-Type", value: type)
             }
         }
-        if !ResponseReader.isRaw(E.Response.self), !headers.contains("Accept") {
+        if expectsJSON, !ResponseReader.isRaw(E.Response.self), !headers.contains("Accept") {
             headers.add(name: "Accept", value: "application/json")
         }
         let request = HTTPRequest(method: method.rawValue, url: url, headers: headers, body: body, options: options)

@@ -7,14 +7,19 @@ import Foundation
 /// your `switch`: compare kinds with `==`.
 ///
 /// ```swift
-/// do {
+/// do throws(APIError) {
 ///     let user = try await client.send(GetUser(id: 42))
 /// } catch where error.kind == .notFound {
 ///     showMissingUser()
 /// } catch where error.isRetryable {
 ///     scheduleRetry(after: error.retryAfter)
+/// } catch {
+///     print(error)   // redacted: no tokens, cookies or sensitive bodies
 /// }
 /// ```
+///
+/// (``APIClient``'s methods use typed throws; a plain `do` block sees `any Error`, so
+/// write `do throws(APIError)` or `catch let error as APIError`.)
 ///
 /// Its `description` never shows `Authorization`, cookies, the values the client sent in
 /// them, or a body marked ``RequestBody/sensitive(_:)``.

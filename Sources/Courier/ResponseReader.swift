@@ -16,7 +16,12 @@ extension APIClient {
         if type == String.self, let value = response.text as? R { return value }
         if type == Data.self, let value = Data(response.body) as? R { return value }
         do {
-            return try decoder.decode(R.self, from: Data(response.body))
+            // The bytes are borrowed, not copied: decoding ends before the buffer can go away.
+            return try response.body.withUnsafeBytes { buffer throws in
+                guard let base = buffer.baseAddress, buffer.count > 0 else { return try decoder.decode(R.self, from: Data()) }
+                return try decoder.decode(R.self, from: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count,
+                                                             deallocator: .none))
+            }
         } catch {
             throw APIError(decoding: error, as: R.self, response: response, request: request)
         }

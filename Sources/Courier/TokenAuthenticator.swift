@@ -12,7 +12,14 @@ import CourierHTTP
 /// }
 /// config.authenticator = auth
 /// ```
+///
+/// `refresh` may send its login request through a client that uses this very
+/// authenticator; should that request get 401 too, it fails with
+/// ``APIError/Kind/unauthorized`` rather than wait for its own refresh.
 public actor TokenAuthenticator: Authenticator {
+    /// Set while `refresh` runs, so a 401 inside it is recognised instead of awaiting itself.
+    @TaskLocal private static var refreshing: ObjectIdentifier?
+
     private let fetch: @Sendable () async throws -> String
     private var token: String?
     private var inFlight: Task<String, any Error>?
@@ -57,12 +64,16 @@ public actor TokenAuthenticator: Authenticator {
     /// Every caller stores the new token, not just the one that started the refresh: the
     /// waiters may resume before it does, and would otherwise resend the old token.
     private func renew() async throws -> String {
+        if Self.refreshing == ObjectIdentifier(self) {
+            throw APIError(kind: .unauthorized, message: "the token refresh's own request was rejected (401)")
+        }
         let task: Task<String, any Error>
         if let inFlight {
             task = inFlight
         } else {
             refreshCount += 1
-            task = Task { [fetch] in try await fetch() }
+            let id = ObjectIdentifier(self)
+            task = Task { [fetch] in try await Self.$refreshing.withValue(id) { try await fetch() } }
             inFlight = task
         }
         let generation = refreshCount

@@ -42,13 +42,28 @@ enum URLBuilder {
         return url
     }
 
+    /// Which bytes a part of a URL keeps as they are: a table, not a `Set`, because it is
+    /// consulted for every byte of every URL.
+    struct Allowed: Sendable {
+        private let table: [Bool]
+
+        init(_ characters: String) {
+            var table = [Bool](repeating: false, count: 256)
+            for byte in characters.utf8 { table[Int(byte)] = true }
+            self.table = table
+        }
+
+        func contains(_ byte: UInt8) -> Bool { table[Int(byte)] }
+    }
+
+    private static let unreservedCharacters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
     /// RFC 3986 unreserved characters: the only ones a query name or value keeps as they are.
-    static let unreserved: Set<UInt8> = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8))
+    static let unreserved = Allowed(unreservedCharacters)
     /// A path keeps its separators, sub-delims, `:@` and existing escapes (`%`), and `?`
     /// for a path that carries its own query.
-    static let pathAllowed: Set<UInt8> = unreserved.union(Array("/!$&'()*+,;=:@%?".utf8))
+    static let pathAllowed = Allowed(unreservedCharacters + "/!$&'()*+,;=:@%?")
 
-    static func encode(_ text: String, keeping allowed: Set<UInt8>) -> String {
+    static func encode(_ text: String, keeping allowed: Allowed) -> String {
         let utf8 = text.utf8
         if utf8.allSatisfy({ allowed.contains($0) }) { return text }
         let hex = Array("0123456789ABCDEF".utf8)
@@ -73,7 +88,7 @@ enum URLBuilder {
             .joined(separator: "&")
     }
 
-    private static let formAllowed: Set<UInt8> = unreserved.union([UInt8(ascii: "*"), UInt8(ascii: " ")])
+    private static let formAllowed = Allowed(unreservedCharacters + "* ")
 
     private static func formEncode(_ text: String) -> String {
         encode(text, keeping: formAllowed).replacingOccurrences(of: " ", with: "+")

@@ -1,5 +1,6 @@
 import Courier
 import Foundation
+import Synchronization
 import Testing
 
 @Suite struct AuthenticationTests {
@@ -78,5 +79,43 @@ import Testing
         let error = await #expect(throws: APIError.self) { try await makeClient(mock).send(Get<String>(path: "/me")) }
         #expect(error?.kind == .unauthorized)
         #expect(mock.requests.count == 1)
+    }
+}
+
+@Suite struct RefreshThroughTheSameClientTests {
+    final class Box: Sendable {
+        let client = Mutex<APIClient?>(nil)
+    }
+
+    @Test func aRefreshSentThroughTheSameClientWorks() async throws {
+        let mock = MockTransport { request in
+            if request.path == "/token" { return .text("fresh") }
+            return request.headers["Authorization"] == "Bearer fresh" ? .text("ok") : .status(401)
+        }
+        let box = Box()
+        var config = APIClient.Configuration()
+        config.authenticator = TokenAuthenticator(token: "old") {
+            guard let client = box.client.withLock({ $0 }) else { throw CancellationError() }
+            return try await client.send(Get<String>(path: "/token", method: .post))
+        }
+        let client = makeClient(mock, configuration: config)
+        box.client.withLock { $0 = client }
+        #expect(try await client.send(Get<String>(path: "/me")) == "ok")
+        box.client.withLock { $0 = nil }
+    }
+
+    @Test func aRefreshWhoseOwnRequestGets401FailsInsteadOfHanging() async throws {
+        let mock = MockTransport(fallback: .status(401))
+        let box = Box()
+        var config = APIClient.Configuration()
+        config.authenticator = TokenAuthenticator(token: "old") {
+            guard let client = box.client.withLock({ $0 }) else { throw CancellationError() }
+            return try await client.send(Get<String>(path: "/token", method: .post))
+        }
+        let client = makeClient(mock, configuration: config)
+        box.client.withLock { $0 = client }
+        let error = await #expect(throws: APIError.self) { try await client.send(Get<String>(path: "/me")) }
+        #expect(error?.kind == .unauthorized)
+        box.client.withLock { $0 = nil }
     }
 }

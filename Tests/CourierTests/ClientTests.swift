@@ -87,8 +87,9 @@ import Testing
         let seen = Collector<Double>()
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-dl-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
-        let response = try await makeClient(mock).download(Get<Data>(path: "/file"), to: file) { seen.append($0) }
+        let response = try await makeClient(mock).download(GetUser(id: 1), to: file) { seen.append($0) }
         #expect(response.status == 200)
+        #expect(mock.requests.first?.headers["Accept"] == nil)  // the body is not decoded
         #expect(response.body.isEmpty)
         #expect(try Data(contentsOf: file) == payload)
         #expect(seen.all.first == 0)
