@@ -41,13 +41,12 @@ struct LibraryTransferTests {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("big.bin")
-        // 50 MiB of a pattern, not zeros, so a truncated or reordered upload changes the digest.
+        // 50 MiB of random bytes, not zeros, so a truncated or reordered upload changes the
+        // digest; written by `head` in a process of its own, not on the tests' cooperative threads.
         let size = 50 * 1024 * 1024
-        let block = Data((0..<(1024 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
-        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: file)
-        for _ in 0..<(size / block.count) { try handle.write(contentsOf: block) }
-        try handle.close()
+        let made = try await ProcessRunner.run("/bin/bash", ["-c", "head -c \(size) /dev/urandom > \"$0\"", file.path],
+                                               timeout: .seconds(120))
+        try #require(made.status == 0, "\(made.allOutput)")
         let digest = try await Self.sha256(file.path)
 
         var form = MultipartForm()
@@ -80,14 +79,16 @@ struct LibraryTransferTests {
         #expect(response.status == 200)
         let attributes = try FileManager.default.attributesOfItem(atPath: destination.path)
         #expect(attributes[.size] as? Int == size)
-        // Byte i is i mod 256: check the first and the last MiB.
+        // Byte i is i mod 256: the first and the last MiB (both start at a multiple of 256).
+        let mebibyte = 1 << 20
+        let pattern = Data((0..<mebibyte).map { UInt8(truncatingIfNeeded: $0) })
         let handle = try FileHandle(forReadingFrom: destination)
-        let head = try handle.read(upToCount: 1 << 20) ?? Data()
-        try handle.seek(toOffset: UInt64(size - (1 << 20)))
-        let tail = try handle.read(upToCount: 1 << 20) ?? Data()
+        let head = try handle.read(upToCount: mebibyte) ?? Data()
+        try handle.seek(toOffset: UInt64(size - mebibyte))
+        let tail = try handle.read(upToCount: mebibyte) ?? Data()
         try handle.close()
-        #expect(head.enumerated().allSatisfy { Int($0.element) == $0.offset % 256 })
-        #expect(tail.enumerated().allSatisfy { Int($0.element) == (size - (1 << 20) + $0.offset) % 256 })
+        #expect(head == pattern)
+        #expect(tail == pattern)
         #expect(progress.isMonotonicFromZeroToOne, "\(progress.all.prefix(5)) … \(progress.all.suffix(5))")
         await client.shutdown()
     }
