@@ -94,7 +94,8 @@ public final class APIClient: Sendable {
     }
 
     /// Sends every endpoint, at most `maxConcurrency` at once, and returns their results
-    /// in the order of `endpoints`. One failure does not stop the others.
+    /// in the order of `endpoints`. One failure does not stop the others; a
+    /// `maxConcurrency` below 1 counts as 1. Cancelling the calling task cancels them all.
     ///
     /// ```swift
     /// let users = await client.send(all: ids.map { GetUser(id: $0) }, maxConcurrency: 8)
@@ -147,8 +148,9 @@ public final class APIClient: Sendable {
     /// download's progress from 0 to 1.
     ///
     /// Returns the response, whose `body` is empty. On a non-2xx status the file is
-    /// removed and the error carries the body's first 64 KiB. The endpoint's `Response`
-    /// type is not used.
+    /// removed and the error carries the body's first 64 KiB; when the transfer fails
+    /// (a timeout mid-body) a partial file is removed unless a file was there before.
+    /// The endpoint's `Response` type is not used.
     @discardableResult
     public func download<E: Endpoint>(_ endpoint: E, to destination: URL,
                                       progress: (@Sendable (Double) -> Void)? = nil) async throws(APIError) -> HTTPResponse {
@@ -162,6 +164,7 @@ public final class APIClient: Sendable {
                 if let fraction = update.downloadFraction { tracker.update(fraction) }
             }
         }
+        let existed = FileManager.default.fileExists(atPath: path)
         do throws(APIError) {
             let response = try await perform(prepared)
             tracker?.update(1)
@@ -170,6 +173,8 @@ public final class APIClient: Sendable {
             var error = error
             if error.statusCode != nil {
                 error.body = Self.readPrefix(of: path, limit: 64 * 1024)
+                try? FileManager.default.removeItem(atPath: path)
+            } else if !existed {
                 try? FileManager.default.removeItem(atPath: path)
             }
             throw error

@@ -19,6 +19,9 @@ import Foundation
 /// the charset its `Content-Type` declares, UTF-8 otherwise), `Data` is the bytes as
 /// received, ``EmptyResponse`` ignores the body, and any other type is decoded from JSON
 /// with the client's decoder (``APIClient/Configuration``'s key and date strategies).
+///
+/// Endpoints are `Sendable` values (``APIClient/send(all:maxConcurrency:)`` hands them to
+/// child tasks): a struct of `let`s, as above, is.
 public protocol Endpoint: Sendable {
     /// What a successful (2xx) response is decoded into.
     associatedtype Response: Decodable & Sendable

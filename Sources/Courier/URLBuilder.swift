@@ -15,6 +15,8 @@ enum URLBuilder {
     }
 
     static func hasHTTPScheme(_ text: String) -> Bool {
+        // Most paths start with `/`: decided without building a lowercased copy.
+        guard let first = text.utf8.first, first | 0x20 == UInt8(ascii: "h") else { return false }
         let lower = text.prefix(8).lowercased()
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
@@ -31,7 +33,8 @@ enum URLBuilder {
             url += encode(path, keeping: pathAllowed)
         }
         guard !query.isEmpty else { return url }
-        url += url.contains("?") ? "&" : "?"
+        // Bytes, not `contains("?")`: with Foundation imported that resolves to an NSString search.
+        url += url.utf8.contains(UInt8(ascii: "?")) ? "&" : "?"
         var first = true
         for item in query {
             if !first { url += "&" }

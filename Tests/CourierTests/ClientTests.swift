@@ -113,3 +113,29 @@ import Testing
         #expect(!HTTPMethod.post.isIdempotent)
     }
 }
+
+@Suite struct PartialDownloadTests {
+    /// Writes half a body to the destination, then fails as a timeout mid-body would.
+    struct HalfThenTimeout: HTTPTransport {
+        func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+            if case .file(let path) = request.responseBody {
+                _ = FileManager.default.createFile(atPath: path, contents: Data("partial".utf8))
+            }
+            throw HTTPError(kind: .timeout, curlCode: 28, message: "timed out mid-body")
+        }
+    }
+
+    @Test func aPartialFileIsRemovedButAFileThatWasThereIsNot() async throws {
+        let client = APIClient(baseURL: try #require(URL(string: "https://api.test")), transport: HalfThenTimeout())
+        let fresh = FileManager.default.temporaryDirectory.appendingPathComponent("courier-dl-\(UUID().uuidString)")
+        let error = await #expect(throws: APIError.self) { try await client.download(Get<Data>(path: "/f"), to: fresh) }
+        #expect(error?.kind == .timeout)
+        #expect(!FileManager.default.fileExists(atPath: fresh.path))
+
+        let existing = FileManager.default.temporaryDirectory.appendingPathComponent("courier-dl-\(UUID().uuidString)")
+        #expect(FileManager.default.createFile(atPath: existing.path, contents: Data("old".utf8)))
+        defer { try? FileManager.default.removeItem(at: existing) }
+        _ = await #expect(throws: APIError.self) { try await client.download(Get<Data>(path: "/f"), to: existing) }
+        #expect(FileManager.default.fileExists(atPath: existing.path))
+    }
+}

@@ -107,3 +107,19 @@ import Glibc
         await client.shutdown()
     }
 }
+
+@Suite struct LifecycleTests {
+    @Test func aClientIsFreedWhenItsLastReferenceGoesEvenAfterRequests() async throws {
+        let listener = try LibcurlWordingTests.SilentListener()
+        listener.close()
+        weak var weakClient: APIClient?
+        do {
+            let client = APIClient(baseURL: try #require(URL(string: "http://127.0.0.1:\(listener.port)")))
+            weakClient = client
+            _ = try? await client.send(Get<String>(path: "/"))
+            _ = await client.send(all: [Get<String>(path: "/a"), Get<String>(path: "/b")], maxConcurrency: 2)
+        }
+        // Nothing (no task, no transfer, no driver thread) keeps it alive: its deinit ends the libcurl thread.
+        #expect(weakClient == nil)
+    }
+}
