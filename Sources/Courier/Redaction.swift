@@ -7,12 +7,9 @@ import Foundation
 enum Redaction {
     static let placeholder = "<redacted>"
 
-    /// Fields whose values are credentials.
+    /// Fields whose values are credentials: the same list `HTTPRequest`'s description uses.
     static func isSecretHeader(_ name: String) -> Bool {
-        switch name.lowercased() {
-        case "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key": true
-        default: false
-        }
+        HTTPRequest.credentialHeaderNames.contains(name.lowercased())
     }
 
     /// The secret values in `headers`: whole values, and the token after a scheme
@@ -48,11 +45,5 @@ enum Redaction {
     }
 
     /// A URL without `user:password@`.
-    static func url(_ url: String) -> String {
-        guard let scheme = url.range(of: "://") else { return url }
-        let rest = url[scheme.upperBound...]
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return url }
-        return String(url[..<scheme.upperBound]) + "\(placeholder)@" + String(rest[rest.index(after: at)...])
-    }
+    static func url(_ url: String) -> String { HTTPRequest.redactingUserInfo(url) }
 }

@@ -7,7 +7,7 @@ import Testing
     /// 200 for `Bearer fresh-<n>`, 401 for anything else.
     static func server(accepting valid: @escaping @Sendable (String?) -> Bool) -> MockTransport {
         MockTransport { request in
-            valid(request.headers["Authorization"]) ? .text("ok", delay: .milliseconds(5)) : .status(401, delay: .milliseconds(5))
+            valid(request.headers["Authorization"]) ? .text("ok", delay: .milliseconds(40)) : .status(401, delay: .milliseconds(40))
         }
     }
 

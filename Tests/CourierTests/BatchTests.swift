@@ -22,7 +22,7 @@ import Testing
 
     @Test(arguments: [1, 3, 8])
     func maxConcurrencyIsRespected(limit: Int) async throws {
-        let mock = MockTransport(fallback: .text("ok", delay: .milliseconds(10)))
+        let mock = MockTransport(fallback: .text("ok", delay: .milliseconds(40)))
         let results = await makeClient(mock).send(all: (0..<24).map { Get<String>(path: "/\($0)") }, maxConcurrency: limit)
         #expect(results.count == 24)
         #expect(mock.requests.count == 24)

@@ -49,7 +49,7 @@ import Testing
         let mock = MockTransport(fallback: .text("late", delay: .seconds(30)))
         let client = makeClient(mock)
         let task = Task { try await client.send(Get<String>(path: "/slow")) }
-        for _ in 0..<500 where mock.requests.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+        for _ in 0..<5000 where mock.requests.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
         task.cancel()
         let result = await task.result
         guard case .failure(let error as APIError) = result else { Issue.record("expected an APIError, got \(result)"); return }

@@ -1,5 +1,6 @@
 import Courier
 import Foundation
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -10,9 +11,12 @@ import Glibc
 /// library's configuration properties, never of the runner's YAML keys or flags.
 @Suite struct LibcurlWordingTests {
     /// Listens on a free port and never accepts; closing it makes the port refuse.
+    ///
+    /// The descriptor is closed exactly once: a second `close` could hit a descriptor
+    /// number that another test's server has been given in the meantime.
     final class SilentListener: Sendable {
         let port: Int
-        let fd: Int32
+        private let fd: Mutex<Int32?>
 
         init() throws {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -23,13 +27,22 @@ import Glibc
             let bound = withUnsafeMutablePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
             }
-            guard fd >= 0, bound, listen(fd, 64) == 0 else { throw POSIXError(.EADDRNOTAVAIL) }
-            self.fd = fd
+            guard fd >= 0, bound, listen(fd, 64) == 0 else {
+                if fd >= 0 { _ = Glibc.close(fd) }
+                throw POSIXError(.EADDRNOTAVAIL)
+            }
+            self.fd = Mutex(fd)
             self.port = Int(UInt16(bigEndian: address.sin_port))
         }
 
-        func close() { _ = Glibc.close(fd) }
-        deinit { _ = Glibc.close(fd) }
+        func close() {
+            fd.withLock { fd in
+                if let open = fd { _ = Glibc.close(open) }
+                fd = nil
+            }
+        }
+
+        deinit { close() }
     }
 
     static func assertLibraryWording(_ error: APIError) {

@@ -49,3 +49,43 @@ import Testing
         #expect(text.contains("https://<redacted>@api.test/x"))
     }
 }
+
+@Suite struct HTTPRequestDescriptionTests {
+    @Test func aTransportRequestPrintsWithoutCredentialsOrBody() {
+        let canary = RedactionTests.canary
+        let request = HTTPRequest(method: "POST", url: "https://me:\(canary)@api.test/login",
+                                  headers: ["Authorization": "Bearer \(canary)", "cookie": "s=\(canary)", "X-Trace": "7"],
+                                  body: .bytes(Array("password=\(canary)".utf8)))
+        var dumped = ""
+        dump(request, to: &dumped)
+        for text in [String(describing: request), String(reflecting: request), "\(request)", dumped] {
+            #expect(!text.contains(canary), "\(text)")
+        }
+        #expect(String(describing: request) == """
+            POST https://<redacted>@api.test/login
+            Authorization: <redacted>
+            cookie: <redacted>
+            X-Trace: 7
+            <body, \("password=\(canary)".utf8.count) bytes>
+            """)
+    }
+
+    @Test func anAuthenticatorSeesARedactedRequestWhenItLogsOne() async throws {
+        let logged = Collector<String>()
+        struct Logging: Authenticator {
+            let logged: Collector<String>
+            func authenticate(_ request: HTTPRequest) async throws -> HTTPRequest {
+                var request = request
+                request.headers.set(name: "Authorization", value: "Bearer \(RedactionTests.canary)")
+                logged.append("\(request)")
+                return request
+            }
+            func refresh(after request: HTTPRequest, response: HTTPResponse) async throws -> Bool { false }
+        }
+        var config = APIClient.Configuration()
+        config.authenticator = Logging(logged: logged)
+        _ = try await makeClient(MockTransport(fallback: .text("ok")), configuration: config).send(Get<String>(path: "/x"))
+        #expect(logged.all.count == 1)
+        #expect(logged.all.allSatisfy { !$0.contains(RedactionTests.canary) && $0.contains("Authorization: <redacted>") })
+    }
+}
