@@ -29,7 +29,8 @@ corpora: venv
 	@Scripts/corpora.sh || { [ -z "$$CI" ] && echo "warning: corpora not fetched; the tests that need them will not run" >&2; }
 
 # The whole suite: unit tests, the RFC 9535 and JSON Schema corpora, and
-# integration tests that run the built `courier` against real local servers.
+# integration tests that run the built `courier` against real local servers, and the
+# `Courier` library built and run from an outside package (Scripts/check-outside-package.sh).
 # The RFC 9535 suite comes from COURIER_CORPORA, else ../shared/corpora.
 test: deps venv corpora
 	@Scripts/check-imports.py
@@ -37,6 +38,8 @@ test: deps venv corpora
 	@set -o pipefail; COURIER_BIN=$(CURDIR)/.build/debug/courier COURIER_PYTHON=$(CURDIR)/.venv/bin/python3 \
 		swift test --skip-build 2>&1 | tee .build/test.log; status=$$?; \
 	Scripts/not-run.sh; exit $$status
+	@# The Courier product from a package of its own (.package(path:)): one build, scratch under .build.
+	@Scripts/check-outside-package.sh
 	@# One plain closing line (XCTest's "Executed 0 tests" comes first: all tests are Swift Testing).
 	@sed -nE 's/.*Test run with ([0-9]+) tests? in .* passed after.*/tests: \1 passed, 0 failed/p' .build/test.log | tail -1
 

@@ -43,6 +43,12 @@ let package = Package(
         .executableTarget(name: "courier-download-bench", dependencies: ["CourierHTTP"], path: "Benchmarks/download/Sources"),
         // Not a product: the masking benchmark's runner (Benchmarks/masking/bench.sh).
         .executableTarget(name: "courier-mask-bench", dependencies: ["CourierSecrets"], path: "Benchmarks/masking/Sources"),
+        // Not a product: the library benchmark's runner (Benchmarks/library/bench.sh).
+        .executableTarget(name: "courier-library-bench", dependencies: ["Courier"], path: "Benchmarks/library/Sources"),
+        // Not a product: the README's library example as a program (run by IntegrationTests and
+        // Scripts/check-outside-package.sh against Tests/Servers/library_server.py).
+        .executableTarget(name: "courier-example", dependencies: ["Courier"], path: "Examples/CourierExample",
+                          exclude: ["expected-output.txt"]),
         .testTarget(name: "CourierJSONTests", dependencies: ["CourierJSON"]),
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP"]),
         .testTarget(name: "CourierTests", dependencies: ["Courier"]),
@@ -52,6 +58,6 @@ let package = Package(
         .testTarget(name: "CourierReportsTests", dependencies: ["CourierReports", "CourierResults", "CourierSecrets", "CourierDiagnostics", "CourierJSON"]),
         // Unit tests of the command-line target's own logic (ignore rules).
         .testTarget(name: "CourierCLITests", dependencies: ["courier"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["CourierJSON"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["CourierJSON", "Courier"]),
     ]
 )
