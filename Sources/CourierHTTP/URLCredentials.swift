@@ -65,8 +65,9 @@ public struct URLCredentials: Sendable, Equatable {
     /// The userinfo (before the last `@` of the authority), without the `@`.
     private static func userinfoRange(in url: String) -> Range<String.Index>? {
         // Asked of every request's URL on the driver thread: most have no `@` at all.
-        // (`firstIndex(of:)` on the bytes, not `contains`, which walked them generically.)
-        guard url.utf8.firstIndex(of: UInt8(ascii: "@")) != nil else { return nil }
+        // Over the native bytes: the generic `utf8.contains` walked them one by one.
+        let hasAt = url.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "@")) } ?? url.utf8.contains(UInt8(ascii: "@"))
+        guard hasAt else { return nil }
         let authorityStart = url.range(of: "://")?.upperBound ?? url.startIndex
         let rest = url[authorityStart...]
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex

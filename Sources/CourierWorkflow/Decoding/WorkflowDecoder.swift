@@ -142,7 +142,7 @@ final class WorkflowDecoder {
     /// `text` (the text of scalar `node`) as a template, parsed once per node.
     func parseTemplate(_ text: String, _ node: YAMLNode) -> Template {
         // Plain text needs no cache: the parser returns at once.
-        guard text.utf8.contains(UInt8(ascii: "{")) else {
+        guard text.containsUTF8Byte(UInt8(ascii: "{")) else {
             return TemplateParser.parse(text, positions: TextPositions(node: node), range: node.range, diagnostics: &diagnostics)
         }
         if let known = templates[node.identity] { return known.template }

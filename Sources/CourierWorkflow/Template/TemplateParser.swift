@@ -9,7 +9,7 @@ struct TemplateParser {
     static func parse(_ text: String, positions makePositions: @autoclosure () -> TextPositions, range: SourceRange,
                       diagnostics: inout [Diagnostic]) -> Template {
         // Fast path: most strings hold no template at all.
-        guard text.utf8.contains(UInt8(ascii: "{")) else {
+        guard text.containsUTF8Byte(UInt8(ascii: "{")) else {
             return Template(literal: text, range: range)
         }
         let positions = makePositions()
