@@ -13,27 +13,15 @@ scratch=${1:-.build}
 size=${DOWNLOAD_BYTES:-1073741824}
 
 [ -x /usr/bin/time ] || { echo "bench.sh: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
-nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
-[ -x "$nginx_bin" ] || { echo "bench.sh: nginx is missing (apt-get install nginx-light)" >&2; exit 1; }
+. Benchmarks/serve-www.sh
 swift build -c release --scratch-path "$scratch" --product courier-download-bench >/dev/null
 bench="$scratch/release/courier-download-bench"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/courier-download-bench.XXXXXX")
-chmod 755 "$work"  # nginx workers run as another user
-trap '[ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null; rm -rf "$work"' EXIT
-mkdir -p "$work/www" "$work/logs"
+trap 'stop_www "$work"; rm -rf "$work"' EXIT
+mkdir -p "$work/www"
 truncate -s "$size" "$work/www/big.bin"  # sparse: costs no disk until downloaded
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-cat > "$work/nginx.conf" <<CONF
-worker_processes 1;
-daemon on;
-pid $work/nginx.pid;
-error_log $work/logs/error.log;
-events { worker_connections 64; }
-http { access_log off; server { listen 127.0.0.1:$port; root $work/www; } }
-CONF
-"$nginx_bin" -c "$work/nginx.conf" -p "$work" 2>/dev/null
-for _ in $(seq 1 50); do curl -sf -o /dev/null -r 0-0 "http://127.0.0.1:$port/big.bin" && break; sleep 0.05; done
+serve_www "$work"
 
 url="http://127.0.0.1:$port/big.bin"
 /usr/bin/time -f "%M %e" -o "$work/courier.time" "$bench" "$url" "$work/out.bin" > "$work/courier.out"

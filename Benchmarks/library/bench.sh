@@ -16,8 +16,7 @@ steps=${1:-2000}
 rounds=${2:-5}
 size=${DOWNLOAD_BYTES:-1073741824}
 
-nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
-[ -x "$nginx_bin" ] || { echo "bench.sh: nginx is missing (make bench installs it)" >&2; exit 1; }
+. Benchmarks/serve-www.sh
 [ -x /usr/bin/time ] || { echo "bench.sh: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
 
 # One release build makes both executables.
@@ -26,29 +25,12 @@ courier=.build/release/courier
 bench=.build/release/courier-library-bench
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/courier-library-bench.XXXXXX")
-chmod 755 "$work"  # nginx workers run as another user
-trap '[ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null; rm -rf "$work"' EXIT
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir -p "$work/www" "$work/logs"
+trap 'stop_www "$work"; rm -rf "$work"' EXIT
+mkdir -p "$work/www"
 # The same document as Benchmarks/http/bench.sh.
 printf '{"id":1,"name":"courier","tags":["bench","http"],"price":12.5,"ok":true}\n' > "$work/www/hello.json"
 [ "$size" -gt 0 ] && truncate -s "$size" "$work/www/big.bin"  # sparse: costs no disk until downloaded
-cat > "$work/nginx.conf" <<CONF
-worker_processes 1;
-daemon on;
-pid $work/nginx.pid;
-error_log $work/logs/error.log;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  keepalive_requests 100000;
-  keepalive_timeout 60s;
-  default_type application/json;
-  server { listen 127.0.0.1:$port; root $work/www; }
-}
-CONF
-"$nginx_bin" -c "$work/nginx.conf" -p "$work" 2>/dev/null
-for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$port/hello.json" >/dev/null && break; sleep 0.05; done
+serve_www "$work"
 base="http://127.0.0.1:$port"
 
 # The runner's workflow: one step per request, each checking its status (as Benchmarks/http).
