@@ -202,12 +202,6 @@ public final class APIClient: Sendable {
         }
         var headers = configuration.defaultHeaders
         for field in endpoint.headers { headers.set(name: field.name, value: field.value) }
-        // Checked here as well as by libcurl's transport, so a MockTransport refuses it too.
-        for field in headers {
-            if let problem = HTTPHeaders.lineBreakProblem(field) {
-                throw APIError(kind: .encoding, message: problem.message, hint: problem.hint, method: method)
-            }
-        }
         var body = HTTPRequestBody.none
         var sensitive = false
         if let requestBody = endpoint.body {

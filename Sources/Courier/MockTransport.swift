@@ -125,6 +125,10 @@ public final class MockTransport: HTTPTransport {
 
     /// Records `request` and answers it as the routes or the handler say.
     public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        // As libcurl's transport does: a header with a line break is never sent (nor recorded).
+        for field in request.headers {
+            if let problem = HTTPHeaders.lineBreakProblem(field) { throw problem }
+        }
         let recorded = Self.record(request, sensitive: SendContext.sensitiveBody)
         let reply: Reply = state.withLock { state in
             state.requests.append(recorded)

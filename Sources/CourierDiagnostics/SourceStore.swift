@@ -102,7 +102,6 @@ package final class SourceStore: Sendable {
 
     /// The offset of the first byte that is not valid UTF-8, or nil when all are.
     private static func firstInvalidByte(in data: Data) -> Int? {
-        if String(validating: data, as: UTF8.self) != nil { return nil }
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = data.makeIterator()
         var offset = 0

@@ -9,17 +9,21 @@ package enum CredentialHeaders {
 
     /// The value to show for `field`: its own, or the credential rule's.
     package static func shown(_ field: HeaderField) -> String {
-        // Most fields are not credentials: their length tells without lowercasing them.
-        switch field.name.utf8.count {
-        case 6, 10, 13, 19: break
-        default: return field.value
-        }
-        guard names.contains(where: { Self.equalIgnoringASCIICase(field.name, $0) }) else { return field.value }
+        guard isCredential(field.name) else { return field.value }
         let parts = field.value.split(separator: " ", maxSplits: 1)
         if parts.count == 2, ["bearer", "basic", "digest", "token"].contains(parts[0].lowercased()) {
             return "\(parts[0]) ***"
         }
         return "***"
+    }
+
+    /// Whether `name` is one of ``names``, ignoring ASCII case. Asked of every header of
+    /// every response recorded: most are not credentials, and their length tells at once.
+    package static func isCredential(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 6, 10, 13, 19: names.contains { equalIgnoringASCIICase(name, $0) }
+        default: false
+        }
     }
 
     /// `name` equals the lowercase `lowercaseName`, ignoring ASCII case (without `lowercased()`,

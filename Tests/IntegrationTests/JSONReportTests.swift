@@ -312,6 +312,9 @@ struct JSONReportTests {
                                   binary: fake.path)
         }
 
+        // Each broken case must make the hook record its issue: `withKnownIssue` expects exactly
+        // that issue (matched by its text and this file) and fails the test when none is recorded.
+        // They show as the run's known issues because recording one is what is being tested.
         let valid = try await fakeRun(report.text)
         #expect(valid.jsonReport?.value == report.value, "the stand-in's copy of a valid report did not pass")
         try await withKnownIssue("an unknown key in the summary") {

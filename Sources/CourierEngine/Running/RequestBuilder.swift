@@ -13,11 +13,6 @@ struct RequestBuilder {
     let directory: String
     let cookieJar: CookieJar?
 
-    func build(_ request: Request, defaults: RequestOptions) throws(EvaluationError) -> HTTPRequest {
-        try build(request, defaults: defaults,
-                  layers: RequestOptions.LowerLayers(defaults: defaults, commandLine: settings.commandLineOptions), applying: nil).request
-    }
-
     /// Builds the request with the workflow `auth:` flow's `apply` when `flow` is given (the
     /// caller decides which requests get it). Credentials, by precedence: the request's own
     /// `auth` (`none`: nothing), else `apply`, else `defaults.auth`. `applied` holds the

@@ -251,12 +251,7 @@ final class WorkflowRunner {
     /// a server may echo them back in a body, where no header name marks them.
     private func recordCredentials(in headers: HTTPHeaders) {
         for field in headers {
-            // Only these lengths can name a credential header: the others (most of every
-            // response) are passed over without lowercasing them.
-            switch field.name.utf8.count {
-            case 6, 10, 13, 19: break
-            default: continue
-            }
+            guard CredentialHeaders.isCredential(field.name) else { continue }
             switch field.name.lowercased() {
             case "authorization", "proxy-authorization":
                 addCredentialText(field.value)
