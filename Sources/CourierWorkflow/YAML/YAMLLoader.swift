@@ -1,4 +1,3 @@
-import CYAML
 import CourierDiagnostics
 import CourierJSON
 
@@ -38,13 +37,31 @@ package struct YAMLLoader {
         if text.unicodeScalars.first == "\u{FEFF}" {
             return load(String(text.unicodeScalars.dropFirst()), file: file)
         }
-        var builder = TreeBuilder(file: file, maxAliasExpansion: maxAliasExpansion, maxAliasBytes: maxAliasBytes, maxDepth: maxDepth)
         // libyaml only reads the input: parse a native string's UTF-8 in place
         // rather than copying the whole file first.
-        let parsedInPlace: Void? = text.utf8.withContiguousStorageIfAvailable { builder.run($0) }
-        if parsedInPlace == nil {
-            let bytes = Array(text.utf8)
-            bytes.withUnsafeBufferPointer { builder.run($0) }
+        if let output = text.utf8.withContiguousStorageIfAvailable({ load($0, file: file) }) { return output }
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBufferPointer { load($0, file: file) }
+    }
+
+    private func load(_ input: UnsafeBufferPointer<UInt8>, file: String) -> Output {
+        // Everyday workflow files take the fast reader; it declines anything outside the
+        // plain subset it knows (anchors, tags, block scalars, multi-line scalars…), and
+        // whatever yields a diagnostic is read again by libyaml, whose words and positions
+        // the contract's error messages are.
+        var fast = TreeBuilder(file: file, input: input, maxAliasExpansion: maxAliasExpansion, maxAliasBytes: maxAliasBytes, maxDepth: maxDepth)
+        if CommonYAMLReader.read(input, into: &fast), fast.diagnostics.isEmpty, fast.root != nil {
+            return Output(root: fast.root, diagnostics: [])
+        }
+        var builder = TreeBuilder(file: file, input: input, maxAliasExpansion: maxAliasExpansion, maxAliasBytes: maxAliasBytes, maxDepth: maxDepth)
+        switch LibYAMLEvents.read(input, file: file, into: &builder) {
+        case .finished:
+            break
+        case .stopped:
+            builder.root = nil
+        case .invalid(let diagnostic):
+            builder.diagnostics.append(diagnostic)
+            builder.root = nil
         }
         return Output(root: builder.root, diagnostics: builder.diagnostics)
     }
@@ -95,9 +112,8 @@ extension YAMLLoader {
 /// per-frame arrays, as class objects or worse as value types inside enum
 /// payloads, were the loader's main cost).
 private struct Frame {
-    enum Kind { case sequence, mapping }
-    let kind: Kind
-    let start: yaml_mark_t
+    let kind: YAMLCollectionKind
+    let start: YAMLMark
     let tag: String?
     let anchor: String?
     /// Index of this collection's first item on the node stack.
@@ -108,9 +124,11 @@ private struct Frame {
     var bytes = 0
 }
 
+/// Builds the tree from a stream's events (libyaml's or the fast reader's).
+///
 /// A struct driven from one local variable, so its state needs no dynamic
 /// exclusivity checks (a class's stored properties did, on every event).
-private struct TreeBuilder {
+private struct TreeBuilder: YAMLEventSink {
     let file: String
     let maxAliasExpansion: Int
     let maxAliasBytes: Int
@@ -123,13 +141,14 @@ private struct TreeBuilder {
     private var anchors: [String: (node: YAMLNode, size: Int, bytes: Int)] = [:]
     private var expanded = 0
     private var expandedBytes = 0
-    /// The bytes being parsed, for turning a reader error's byte offset into a position.
-    private var input = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    /// The bytes being parsed, for the unquoted-template diagnostic.
+    private let input: UnsafeBufferPointer<UInt8>
     private var documents = 0
     private var rootSize = 0
 
-    init(file: String, maxAliasExpansion: Int, maxAliasBytes: Int, maxDepth: Int) {
+    init(file: String, input: UnsafeBufferPointer<UInt8>, maxAliasExpansion: Int, maxAliasBytes: Int, maxDepth: Int) {
         self.file = file
+        self.input = input
         self.maxAliasExpansion = maxAliasExpansion
         self.maxAliasBytes = maxAliasBytes
         self.maxDepth = maxDepth
@@ -137,160 +156,98 @@ private struct TreeBuilder {
         nodes.reserveCapacity(64)
     }
 
-    func location(_ mark: yaml_mark_t) -> SourceLocation {
-        SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    func range(_ start: YAMLMark, _ end: YAMLMark) -> SourceRange {
+        SourceRange(file: file, startLine: start.line + 1, startColumn: start.column + 1,
+                    endLine: end.line + 1, endColumn: end.column + 1)
     }
 
-    func range(_ start: yaml_mark_t, _ end: yaml_mark_t) -> SourceRange {
-        SourceRange(file: file, startLine: Int(start.line) + 1, startColumn: Int(start.column) + 1,
-                    endLine: Int(end.line) + 1, endColumn: Int(end.column) + 1)
+    // MARK: Events
+
+    mutating func documentStart(start: YAMLMark, end: YAMLMark) -> Bool {
+        documents += 1
+        if documents > 1 {
+            diagnostics.append(.error(
+                "a workflow file holds one YAML document; found a second one here (remove this '---' or split the file)",
+                at: range(start, end)))
+            return false
+        }
+        return true
     }
 
-    // MARK: Event loop
-
-    mutating func run(_ input: UnsafeBufferPointer<UInt8>) {
-        guard let base = input.baseAddress else {
-            // libyaml asserts a non-null input, which an empty buffer may not have.
-            let placeholder: [UInt8] = [0]
-            placeholder.withUnsafeBufferPointer { run(UnsafeBufferPointer(start: $0.baseAddress, count: 0)) }
-            return
-        }
-        var parser = yaml_parser_t()
-        guard yaml_parser_initialize(&parser) != 0 else {
-            diagnostics.append(.error("cannot initialise the YAML parser (out of memory?)", at: nil))
-            return
-        }
-        defer { yaml_parser_delete(&parser) }
-        self.input = input
-        yaml_parser_set_input_string(&parser, base, input.count)
-        yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
-
-        var event = yaml_event_t()
-        while true {
-            guard yaml_parser_parse(&parser, &event) != 0 else {
-                diagnostics.append(parserError(parser))
-                root = nil
-                return
+    mutating func scalar(_ text: String, style: YAMLScalar.Style, tag: String?, anchor: String?, byteCount: Int,
+                         start: YAMLMark, end: YAMLMark) -> Bool {
+        let nodeRange = range(start, end)
+        let value: YAMLScalarValue
+        if tag == nil {
+            // The common case, without building a Result.
+            value = style == .plain ? CoreSchema.resolvePlain(text) : .string
+        } else {
+            switch CoreSchema.resolve(text, style: style, tag: tag) {
+            case .success(let v):
+                value = v
+            case .failure(.mismatch(let expected)):
+                diagnostics.append(.error("'\(text)' is not \(expected), but it is tagged '\(shortTag(tag))'", at: nodeRange))
+                value = .string
+            case .failure(.unsupported):
+                diagnostics.append(.error("unsupported YAML tag '\(shortTag(tag))'; use '!!str', '!!int', '!!float', '!!bool' or '!!null'", at: nodeRange))
+                value = .string
             }
-            let type = event.type
-            let keepGoing = handle(&event)
-            yaml_event_delete(&event)
-            if !keepGoing {
-                root = nil
-                return
-            }
-            if type == YAML_STREAM_END_EVENT { return }
         }
+        let node = YAMLNode(kind: .scalar(YAMLScalar(text: text, style: style, value: value)), range: nodeRange, tag: tag)
+        return add(node, size: 1, bytes: byteCount, anchor: anchor)
     }
 
-    /// Handles one event; false stops loading (a fatal problem was recorded).
-    private mutating func handle(_ event: inout yaml_event_t) -> Bool {
-        switch event.type {
-        case YAML_DOCUMENT_START_EVENT:
-            documents += 1
-            if documents > 1 {
-                diagnostics.append(.error(
-                    "a workflow file holds one YAML document; found a second one here (remove this '---' or split the file)",
-                    at: range(event.start_mark, event.end_mark)))
-                return false
-            }
-            return true
-
-        case YAML_SCALAR_EVENT:
-            let data = event.data.scalar
-            let text = data.value.map { String(decoding: UnsafeBufferPointer(start: $0, count: data.length), as: UTF8.self) } ?? ""
-            let style: YAMLScalar.Style
-            switch data.style {
-            case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
-            case YAML_DOUBLE_QUOTED_SCALAR_STYLE: style = .doubleQuoted
-            case YAML_LITERAL_SCALAR_STYLE: style = .literal
-            case YAML_FOLDED_SCALAR_STYLE: style = .folded
-            default: style = .plain
-            }
-            let tag = cString(data.tag)
-            let nodeRange = range(event.start_mark, event.end_mark)
-            let value: YAMLScalarValue
-            if tag == nil {
-                // The common case, without building a Result.
-                value = style == .plain ? CoreSchema.resolvePlain(text) : .string
-            } else {
-                switch CoreSchema.resolve(text, style: style, tag: tag) {
-                case .success(let v):
-                    value = v
-                case .failure(.mismatch(let expected)):
-                    diagnostics.append(.error("'\(text)' is not \(expected), but it is tagged '\(shortTag(tag))'", at: nodeRange))
-                    value = .string
-                case .failure(.unsupported):
-                    diagnostics.append(.error("unsupported YAML tag '\(shortTag(tag))'; use '!!str', '!!int', '!!float', '!!bool' or '!!null'", at: nodeRange))
-                    value = .string
-                }
-            }
-            let node = YAMLNode(kind: .scalar(YAMLScalar(text: text, style: style, value: value)), range: nodeRange, tag: tag)
-            return add(node, size: 1, bytes: data.length, anchor: cString(data.anchor))
-
-        case YAML_SEQUENCE_START_EVENT:
-            let data = event.data.sequence_start
-            let tag = cString(data.tag)
-            if let tag, tag != CoreSchema.seqTag, tag != "!" {
-                diagnostics.append(.error("unsupported tag '\(shortTag(tag))' on a sequence", at: range(event.start_mark, event.end_mark)))
-            }
-            guard enterCollection(event) else { return false }
-            frames.append(Frame(kind: .sequence, start: event.start_mark, tag: tag, anchor: cString(data.anchor), firstItem: nodes.count))
-            return true
-
-        case YAML_MAPPING_START_EVENT:
-            let data = event.data.mapping_start
-            if let mistake = unquotedTemplate(event) {
-                // `url: {{ base }}` parses as a mapping whose key is a mapping: never meant.
-                diagnostics.append(mistake)
-                return false
-            }
-            let tag = cString(data.tag)
-            if let tag, tag != CoreSchema.mapTag, tag != "!" {
-                diagnostics.append(.error("unsupported tag '\(shortTag(tag))' on a mapping", at: range(event.start_mark, event.end_mark)))
-            }
-            guard enterCollection(event) else { return false }
-            frames.append(Frame(kind: .mapping, start: event.start_mark, tag: tag, anchor: cString(data.anchor), firstItem: nodes.count))
-            return true
-
-        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-            guard let frame = frames.popLast() else { return true }
-            let nodeRange = range(frame.start, event.end_mark)
-            let kind: YAMLNode.Kind
-            if frame.kind == .sequence {
-                kind = .sequence(Array(nodes[frame.firstItem...]))
-            } else {
-                kind = .mapping(finishMapping(nodes[frame.firstItem...]))
-            }
-            nodes.removeSubrange(frame.firstItem...)
-            return add(YAMLNode(kind: kind, range: nodeRange, tag: frame.tag), size: frame.size, bytes: frame.bytes, anchor: frame.anchor)
-
-        case YAML_ALIAS_EVENT:
-            let name = cString(event.data.alias.anchor) ?? ""
-            let aliasRange = range(event.start_mark, event.end_mark)
-            guard let target = anchors[name] else {
-                diagnostics.append(.error("unknown anchor '\(name)'; define it with '&\(name)' before using '*\(name)'", at: aliasRange))
-                return add(YAMLNode(kind: .scalar(YAMLScalar(text: "", style: .plain, value: .null)), range: aliasRange), size: 1, bytes: 0, anchor: nil)
-            }
-            expanded += target.size
-            expandedBytes += target.bytes
-            if expanded > maxAliasExpansion {
-                diagnostics.append(.error(
-                    "too many alias expansions (more than \(maxAliasExpansion) nodes); is this a recursive or exponential alias structure?",
-                    at: aliasRange))
-                return false
-            }
-            if expandedBytes > maxAliasBytes {
-                diagnostics.append(.error(
-                    "aliases expand to too much text (more than \(byteText(maxAliasBytes)) of scalars); anchor smaller values or write them out",
-                    at: aliasRange))
-                return false
-            }
-            return add(target.node, size: target.size, bytes: target.bytes, anchor: nil)
-
-        default:
-            return true
+    mutating func collectionStart(_ kind: YAMLCollectionKind, flow: Bool, tag: String?, anchor: String?,
+                                  start: YAMLMark, end: YAMLMark) -> Bool {
+        if kind == .mapping, flow, let mistake = unquotedTemplate(at: start) {
+            // `url: {{ base }}` parses as a mapping whose key is a mapping: never meant.
+            diagnostics.append(mistake)
+            return false
         }
+        let expectedTag = kind == .sequence ? CoreSchema.seqTag : CoreSchema.mapTag
+        if let tag, tag != expectedTag, tag != "!" {
+            diagnostics.append(.error("unsupported tag '\(shortTag(tag))' on a \(kind == .sequence ? "sequence" : "mapping")",
+                                      at: range(start, end)))
+        }
+        guard enterCollection(start, end) else { return false }
+        frames.append(Frame(kind: kind, start: start, tag: tag, anchor: anchor, firstItem: nodes.count))
+        return true
+    }
+
+    mutating func collectionEnd(start: YAMLMark, end: YAMLMark) -> Bool {
+        guard let frame = frames.popLast() else { return true }
+        let nodeRange = range(frame.start, end)
+        let kind: YAMLNode.Kind
+        if frame.kind == .sequence {
+            kind = .sequence(Array(nodes[frame.firstItem...]))
+        } else {
+            kind = .mapping(finishMapping(nodes[frame.firstItem...]))
+        }
+        nodes.removeSubrange(frame.firstItem...)
+        return add(YAMLNode(kind: kind, range: nodeRange, tag: frame.tag), size: frame.size, bytes: frame.bytes, anchor: frame.anchor)
+    }
+
+    mutating func alias(_ name: String, start: YAMLMark, end: YAMLMark) -> Bool {
+        let aliasRange = range(start, end)
+        guard let target = anchors[name] else {
+            diagnostics.append(.error("unknown anchor '\(name)'; define it with '&\(name)' before using '*\(name)'", at: aliasRange))
+            return add(YAMLNode(kind: .scalar(YAMLScalar(text: "", style: .plain, value: .null)), range: aliasRange), size: 1, bytes: 0, anchor: nil)
+        }
+        expanded += target.size
+        expandedBytes += target.bytes
+        if expanded > maxAliasExpansion {
+            diagnostics.append(.error(
+                "too many alias expansions (more than \(maxAliasExpansion) nodes); is this a recursive or exponential alias structure?",
+                at: aliasRange))
+            return false
+        }
+        if expandedBytes > maxAliasBytes {
+            diagnostics.append(.error(
+                "aliases expand to too much text (more than \(byteText(maxAliasBytes)) of scalars); anchor smaller values or write them out",
+                at: aliasRange))
+            return false
+        }
+        return add(target.node, size: target.size, bytes: target.bytes, anchor: nil)
     }
 
     /// Puts a finished node into the open collection (or makes it the root).
@@ -311,22 +268,22 @@ private struct TreeBuilder {
 
     /// The error for a flow mapping opened right after another one (`{{`) that has no
     /// items yet: a template written as a plain value.
-    private func unquotedTemplate(_ event: yaml_event_t) -> Diagnostic? {
-        guard event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE, let outer = frames.last, outer.kind == .mapping,
-              outer.firstItem == nodes.count, outer.start.line == event.start_mark.line,
-              outer.start.column + 1 == event.start_mark.column else { return nil }
-        let line = Int(outer.start.line) + 1
-        return UnquotedTemplate.diagnostic(in: input, lines: line...line, before: (line, Int(outer.start.column) + 1), file: file)
+    private func unquotedTemplate(at start: YAMLMark) -> Diagnostic? {
+        guard let outer = frames.last, outer.kind == .mapping,
+              outer.firstItem == nodes.count, outer.start.line == start.line,
+              outer.start.column + 1 == start.column else { return nil }
+        let line = outer.start.line + 1
+        return UnquotedTemplate.diagnostic(in: input, lines: line...line, before: (line, outer.start.column + 1), file: file)
     }
 
     /// Checks the depth before a collection opens. Loading stops at the first
     /// collection past the limit: every later stage recurses over the tree,
     /// and libyaml's scanner does quadratic work on long runs of open `[`.
-    private mutating func enterCollection(_ event: yaml_event_t) -> Bool {
+    private mutating func enterCollection(_ start: YAMLMark, _ end: YAMLMark) -> Bool {
         guard frames.count >= maxDepth else { return true }
         diagnostics.append(.error(
             "\(NestingLimit.message): this collection is \(frames.count + 1) levels deep; flatten the document or move the data into a file",
-            at: range(event.start_mark, event.end_mark)))
+            at: range(start, end)))
         return false
     }
 
@@ -417,47 +374,7 @@ private struct TreeBuilder {
         }
     }
 
-    // MARK: Errors and helpers
-
-    private func parserError(_ parser: yaml_parser_t) -> Diagnostic {
-        let problem = cString(parser.problem) ?? "unknown error"
-        let context = cString(parser.context)
-        if parser.error == YAML_READER_ERROR {
-            // Reader errors (bad encoding, control characters) carry a byte offset, not a mark.
-            let at = SourceRange(at: YAMLLoader.location(ofByte: Int(parser.problem_offset), in: input, file: file))
-            return .error("invalid YAML input: \(problem) (byte \(parser.problem_offset))", at: at)
-        }
-        let at = SourceRange(at: location(parser.problem_mark))
-        // `url: {{ base }}/health`: say what to do instead of what libyaml expected. Only the
-        // problem's line and its context's are looked at: a `{{` lines before it may sit in a
-        // block scalar (`body: |`), where it is text.
-        let contextLine = Int(parser.context_mark.line) + 1
-        for line in [at.start.line] + (context != nil && contextLine < at.start.line ? [contextLine] : []) {
-            if let mistake = UnquotedTemplate.diagnostic(in: input, lines: line...line, before: (at.start.line, at.start.column), file: file) {
-                return mistake
-            }
-        }
-        var notes: [Diagnostic] = []
-        if let context {
-            let contextLocation = location(parser.context_mark)
-            if contextLocation != at.start {
-                notes.append(.note("\(context) that started here", at: SourceRange(at: contextLocation)))
-            }
-        }
-        var message = "invalid YAML: \(problem)"
-        if let context { message += " (\(context))" }
-        return .error(message, at: at, notes: notes)
-    }
-
-    private func cString(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
-        guard let pointer else { return nil }
-        return String(cString: pointer)
-    }
-
-    private func cString(_ pointer: UnsafePointer<CChar>?) -> String? {
-        guard let pointer else { return nil }
-        return String(cString: pointer)
-    }
+    // MARK: Helpers
 
     /// `10 MiB` for whole mebibytes, else a number of bytes.
     private func byteText(_ count: Int) -> String {
