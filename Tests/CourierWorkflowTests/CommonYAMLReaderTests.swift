@@ -96,6 +96,7 @@ import Testing
         "key:   \"\\u00e9\\n\\t\\\"q\\\" \\\\ x\"\n",
         "k: v\n\n\n# trailing\n",
         "- a: 1\n  b:\n  - x\n  c: 2\n",
+        "a: caf\u{e9}\nname: \"\u{65e5}\u{672c} \u{1F389}\" # \u{e9}t\u{e9}\nb: [\u{fc}, '\u{f1}']\n\u{e9}: {\u{e9}: \u{e9}}\n",
         "a:\n  [1, 2]\nb:\n  {x: 1}\n",
         "- \n- \n  - a\n",
         "  a: 1\n  b: 2",
@@ -106,7 +107,7 @@ import Testing
 
     @Test("whatever the fast reader does not know is left to libyaml", arguments: [
         "a: &x 1\nb: *x\n", "a: !!str 1\n", "a: |\n  text\n", "a: >\n  text\n", "? a\n: b\n", "---\na: 1\n",
-        "a: 1\n...\n", "%YAML 1.2\n---\na: 1\n", "a:\tb\n", "a: b\r\n", "a: caf\u{e9}\n", "a: b\n  c\n", "a: [b,\n c]\n",
+        "a: 1\n...\n", "%YAML 1.2\n---\na: 1\n", "a:\tb\n", "a: b\r\n", "a: b\u{85}c\n", "a: b\u{2028}c\n", "a: \u{FEFF}b\n", "a: \u{1}\n", "a: b\n  c\n", "a: [b,\n c]\n",
         "a: \"b\n c\"\n", "a: b: c\n", "a: {b: c,}\n", "a: [b: c]\n", "a: {b:c}\n", "", "# only a comment\n", "plain scalar\n",
         "a: {{ x }}\n", "- - a\n", "a: \"\\x41\"\n", "a: -\n", "a: @b\n", "a: `b`\n",
     ])
@@ -134,7 +135,7 @@ import Testing
 
     @Test("single-byte mutations of the repository's files") func mutations() {
         var generator = SplitMix(seed: 0x5EED_CAFE)
-        let alphabet = Array(" :-#\"'{}[],\n\\xa1.&*!|>?%".utf8)
+        let alphabet = Array(" :-#\"'{}[],\n\\xa1.&*!|>?%\u{e9}".utf8)
         var compared = 0
         for (_, text) in Self.repositoryYAML() {
             let bytes = Array(text.utf8)
@@ -172,7 +173,7 @@ import Testing
     static let scalars = [
         "b", "1", "-2", "1.5", "true", "null", "~", "", "x y z", "http://h:1/p?q=1#f", "a#b", "a #c", "a:b", "a :b", "\"d q\"",
         "\"e\\\"s\\\\c\\n\"", "\"\\u0041\\u00e9\"", "'s q'", "'it''s'", "\"\"", "''", "-x", "{}", "[]", "[1, 2]", "{a: b}",
-        "{\"a\":1, \"b\": [true, null]}", "[a, [b, c], {d: e}]", "{ a: 1 , b : 2 }", "x  ", "\"a\" ", "'b'  # c", "[a,b]", "{a: [b]}",
+        "{\"a\":1, \"b\": [true, null]}", "[a, [b, c], {d: e}]", "{ a: 1 , b : 2 }", "x  ", "\"a\" ", "'b'  # c", "caf\u{e9}", "\"\u{fc}ber\"", "'\u{65e5}\u{672c}'", "\u{1F389} x", "[\u{e9}, {\u{e9}: 1}]", "[a,b]", "{a: [b]}",
         "\"/\\/\"", ".5", "0x1F", "- a", "a: b", "\"unterminated", "[open", "{a: b", "b]", "?", "&a b", "*a", "!t x", "|", ">",
     ]
 

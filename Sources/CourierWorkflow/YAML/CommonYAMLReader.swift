@@ -3,9 +3,10 @@
 /// giving exactly the events libyaml gives for the same text.
 ///
 /// It knows block mappings and sequences (indented with spaces), one-line flow
-/// collections, one-line plain and quoted scalars and comments, in printable ASCII.
+/// collections, one-line plain and quoted scalars and comments, in printable text.
 /// Anything else — anchors, aliases, tags, block scalars (`|`, `>`), multi-line
-/// scalars, `?` keys, document markers, tabs, CR, non-ASCII bytes, and every error —
+/// scalars, `?` keys, document markers, tabs, CR, control characters, the line and
+/// paragraph separators and byte order marks libyaml reads specially, and every error —
 /// it declines (returns false), and the loader reads the text with libyaml instead:
 /// the subset only has to be right, not complete. `CommonYAMLReaderTests` compares
 /// both readers' events over the project's YAML files and generated variations.
@@ -14,7 +15,7 @@ enum CommonYAMLReader {
     /// the sink stopped), in which case what the sink received must be thrown away.
     static func read<Sink: YAMLEventSink>(_ input: UnsafeBufferPointer<UInt8>, into sink: inout Sink) -> Bool {
         var reader = Reader(input)
-        guard reader.isPlainASCII() else { return false }
+        guard reader.isPlainText() else { return false }
         return reader.document(into: &sink)
     }
 }
@@ -31,8 +32,10 @@ private struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
     var line = 0
-    /// Byte offset where the current line starts (ASCII: the column is the distance to it).
+    /// Byte offset where the current line starts.
     var lineStart = 0
+    /// Whether any byte is outside ASCII: columns then count characters, as libyaml's do.
+    var hasNonASCII = false
     /// Where the text ends (a last line without a line break ends at its last byte).
     var textEnd = YAMLMark(line: 0, column: 0)
 
@@ -47,7 +50,15 @@ private struct Reader {
     private static let dash = UInt8(ascii: "-")
 
     var atEnd: Bool { position >= bytes.count }
-    var column: Int { position - lineStart }
+    var column: Int { column(of: position) }
+
+    /// The column (in characters) of byte `offset` of the current line.
+    func column(of offset: Int) -> Int {
+        guard hasNonASCII else { return offset - lineStart }
+        var characters = 0
+        for index in lineStart..<offset where bytes[index] & 0xC0 != 0x80 { characters += 1 }
+        return characters
+    }
     var mark: YAMLMark { YAMLMark(line: line, column: column) }
 
     /// Where a block collection indented by `indent` that ends here ends: at the next
@@ -72,20 +83,38 @@ private struct Reader {
         return byte == Self.space || byte == Self.newline || byte == 0
     }
 
-    /// Printable ASCII and line feeds only (no tab, CR, control or non-ASCII byte);
-    /// also finds where the stream ends.
-    mutating func isPlainASCII() -> Bool {
+    /// Printable characters and line feeds only: no tab, CR or other control character,
+    /// and none of the characters libyaml reads as a line break (U+2028, U+2029) or skips
+    /// (U+FEFF), nor U+FFFE and U+FFFF. The text is valid UTF-8 (a Swift string's).
+    /// Also finds where the stream ends.
+    mutating func isPlainText() -> Bool {
         var lines = 0
         var lastLineStart = 0
-        for (index, byte) in bytes.enumerated() {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
             if byte == Self.newline {
                 lines += 1
                 lastLineStart = index + 1
-                continue
+            } else if byte >= 0x80 {
+                hasNonASCII = true
+                let next = index + 1 < bytes.count ? bytes[index + 1] : 0
+                let third = index + 2 < bytes.count ? bytes[index + 2] : 0
+                switch byte {
+                case 0xC2 where next < 0xA0: return false                              // C1 controls, NEL
+                case 0xE2 where next == 0x80 && (third == 0xA8 || third == 0xA9): return false
+                case 0xEF where next == 0xBB && third == 0xBF: return false              // U+FEFF
+                case 0xEF where next == 0xBF && (third == 0xBE || third == 0xBF): return false
+                default: break
+                }
+            } else if byte < 0x20 || byte == 0x7F {
+                return false
             }
-            guard byte >= 0x20 && byte < 0x7F else { return false }
+            index += 1
         }
-        textEnd = YAMLMark(line: lines, column: bytes.count - lastLineStart)
+        lineStart = lastLineStart
+        textEnd = YAMLMark(line: lines, column: column(of: bytes.count))
+        lineStart = 0
         return true
     }
 
@@ -401,8 +430,8 @@ private struct Reader {
 
     func token(from start: Int, to end: Int, style: YAMLScalar.Style) -> ScalarToken {
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-        return ScalarToken(text: text, style: style, start: YAMLMark(line: line, column: start - lineStart),
-                           end: YAMLMark(line: line, column: end - lineStart))
+        return ScalarToken(text: text, style: style, start: YAMLMark(line: line, column: column(of: start)),
+                           end: YAMLMark(line: line, column: column(of: end)))
     }
 
     /// `'…'` with `''` for a quote.
@@ -480,8 +509,8 @@ private struct Reader {
 
     /// The token of a quoted scalar: its unescaped bytes so far plus the last run.
     func quoted(_ text: [UInt8]?, run: Range<Int>, from start: Int, style: YAMLScalar.Style) -> ScalarToken {
-        let startMark = YAMLMark(line: line, column: start - lineStart)
-        let endMark = YAMLMark(line: line, column: position - lineStart)
+        let startMark = YAMLMark(line: line, column: column(of: start))
+        let endMark = YAMLMark(line: line, column: column)
         guard var text else {
             return ScalarToken(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[run]), as: UTF8.self), style: style,
                                start: startMark, end: endMark)

@@ -178,6 +178,9 @@ enum RunCommand {
         if let signal = (control.interruption ?? result.interruption)?.signal {
             status = ExitCode.interrupted(by: signal)
         }
+        KeptUntilExit.keep(result)
+        KeptUntilExit.keep(workflows)
+        KeptUntilExit.keep(control)
         return status
     }
 

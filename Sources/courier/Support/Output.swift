@@ -38,8 +38,9 @@ enum Output {
         case "always": return true
         case "never": return false
         default:
-            if let noColor = ProcessInfo.processInfo.environment["NO_COLOR"], !noColor.isEmpty { return false }
-            if ProcessInfo.processInfo.environment["TERM"] == "dumb" { return false }
+            // getenv, not ProcessInfo's environment: that copies every variable into a dictionary.
+            if let noColor = getenv("NO_COLOR"), noColor.pointee != 0 { return false }
+            if let term = getenv("TERM"), String(cString: term) == "dumb" { return false }
             return isatty(fileDescriptor) == 1
         }
     }
