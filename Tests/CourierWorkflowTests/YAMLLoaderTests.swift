@@ -94,6 +94,19 @@ func loadYAML(_ text: String, maxAliasExpansion: Int = 100_000) -> YAMLLoader.Ou
         #expect(out.root?["a"]?.scalar?.text == "1")
     }
 
+    @Test("duplicate keys are found in large mappings (hashed) and beside merge keys too")
+    func duplicateKeysLargeAndMerged() throws {
+        let keys = (1...20).map { "k\($0): \($0)" }.joined(separator: "\n")
+        let large = loadYAML(keys + "\nk7: again\n")
+        #expect(large.diagnostics.map(\.message) == ["duplicate key 'k7'; each key may appear once in a mapping"])
+        #expect(large.diagnostics.first?.notes.first?.range?.start == SourceLocation(file: "t.yaml", line: 7, column: 1))
+        let merged = loadYAML("d: &d { x: 1, y: 2 }\nr: { <<: *d, y: 3, z: 4, z: 5 }\n")
+        #expect(merged.diagnostics.map(\.message) == ["duplicate key 'z'; each key may appear once in a mapping"])
+        // The explicit key wins over the merged one.
+        #expect(merged.root?["r"]?["y"]?.scalar?.text == "3")
+        #expect(merged.root?["r"]?["x"]?.scalar?.text == "1")
+    }
+
     @Test func aliasesExpand() throws {
         let out = loadYAML("a: &x [1, 2]\nb: *x\n")
         #expect(out.diagnostics.isEmpty)

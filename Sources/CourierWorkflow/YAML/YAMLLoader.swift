@@ -294,9 +294,9 @@ private struct TreeBuilder: YAMLEventSink {
         var pairs: [YAMLPair] = []
         pairs.reserveCapacity(items.count / 2)
         var mergeSources: [(index: Int, value: YAMLNode)] = []
-        // Most mappings are small: a linear scan beats hashing every key into a
-        // fresh dictionary (which dominated load time on large files).
-        var firstByKey = KeyIndex(expectedCount: items.count / 2)
+        // Most mappings are small: a scan of the pairs kept so far beats hashing every
+        // key into a fresh dictionary (which dominated load time on large files).
+        var large: [String: SourceRange]? = items.count / 2 > 16 ? Dictionary(minimumCapacity: items.count / 2) : nil
         var index = items.startIndex
         while index + 1 < items.endIndex {
             let key = items[index]
@@ -308,19 +308,23 @@ private struct TreeBuilder: YAMLEventSink {
                 continue
             }
             if let text = key.scalar?.text {
-                if let first = firstByKey.range(of: text) {
+                if let first = large != nil ? large?[text] : Self.firstRange(of: text, in: pairs) {
                     diagnostics.append(.error(
                         "duplicate key '\(text)'; each key may appear once in a mapping",
                         at: key.range,
                         notes: [.note("'\(text)' was first defined here", at: first)]))
                     continue
                 }
-                firstByKey.insert(text, key.range)
+                large?[text] = key.range
             }
             pairs.append(YAMLPair(key: key, value: value))
         }
         guard !mergeSources.isEmpty else { return pairs }
 
+        var firstByKey = KeyIndex(expectedCount: pairs.count)
+        for pair in pairs {
+            if let text = pair.key.scalar?.text { firstByKey.insert(text, pair.key.range) }
+        }
         // Explicit keys win over merged ones; among merged maps the first listed wins.
         var result: [YAMLPair] = []
         var inserted = 0
@@ -352,6 +356,16 @@ private struct TreeBuilder: YAMLEventSink {
         }
         result.append(contentsOf: pairs[inserted...])
         return result
+    }
+
+    /// The range of the first key `text` among `pairs`.
+    private static func firstRange(of text: String, in pairs: [YAMLPair]) -> SourceRange? {
+        let length = text.utf8.count
+        for pair in pairs {
+            guard let other = pair.key.scalar?.text, other.utf8.count == length, other == text else { continue }
+            return pair.key.range
+        }
+        return nil
     }
 
     /// Key → first range, linear for small mappings and hashed for large ones.
