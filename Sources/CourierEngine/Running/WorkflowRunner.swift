@@ -253,6 +253,8 @@ final class WorkflowRunner {
     /// `Authorization` and `Cookie` values are secrets whatever the workflow says:
     /// a server may echo them back in a body, where no header name marks them.
     private func recordCredentials(in headers: HTTPHeaders) {
+        // Most blocks hold no credential: asked of each name in place, no field copied.
+        guard headers.fields.contains(where: { CredentialHeaders.isCredential($0.name) }) else { return }
         for index in headers.indices {
             // By index, not `for field in`: most fields are not credentials, and the
             // loop then copies no field (two strings to retain and release each).
@@ -367,8 +369,9 @@ final class WorkflowRunner {
             return await runInclude(include, step: step, phase: phase, context: context, iteration: iteration, start: start)
         case .request(let request):
             let result = await perform(request, step: step, phase: phase, context: context, iteration: iteration, start: start)
+            let failed = result.outcome.isProblem
             record(result)
-            return result.outcome.isProblem
+            return failed
         }
     }
 
@@ -583,10 +586,11 @@ final class WorkflowRunner {
                                      directory: context.directory, cookieJar: cookieJar)
         var httpRequest: HTTPRequest
         do {
-            let built = try builder.build(request, defaults: workflow.defaults, layers: lowerLayers, applying: flow)
-            httpRequest = built.request
+            // Taken apart, so the request moves out of the tuple rather than being copied.
+            let (built, applied) = try builder.build(request, defaults: workflow.defaults, layers: lowerLayers, applying: flow)
+            httpRequest = built
             // What `apply` adds is a credential, whatever its header's (or parameter's) name.
-            for value in built.applied { addCredentialText(value) }
+            for value in applied { addCredentialText(value) }
             // Results record the headers libcurl really sent (Host, User-Agent, Cookie…) when
             // asked to: reading them back needs libcurl's verbose mode, which costs about a
             // seventh of a small request's time (libcurl turns it on by itself where it may
@@ -768,10 +772,11 @@ final class WorkflowRunner {
         return attempt
     }
 
-    private func record(_ result: StepResult) {
-        results.append(result)
+    private func record(_ result: consuming StepResult) {
         engine.control.stepFinished(index, result)
         engine.onEvent(.stepFinished(file: workflow.file, result))
+        // Last: the result moves into the list (a copy retains every string of every attempt).
+        results.append(result)
     }
 
     /// Reports a step skipped; an include's steps are reported one by one
