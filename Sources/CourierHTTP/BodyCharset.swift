@@ -27,13 +27,19 @@ public enum BodyCharset {
 
     /// Whether `charset` appears anywhere in `contentType`, in any case.
     static func mentionsCharset(_ contentType: String) -> Bool {
-        let word = Array("charset".utf8)
-        let bytes = Array(contentType.utf8)
-        guard bytes.count >= word.count else { return false }
-        for start in 0...(bytes.count - word.count) where (0..<word.count).allSatisfy({ bytes[start + $0] | 0x20 == word[$0] }) {
-            return true
+        // Over the string's own bytes: copying them into arrays first cost more than the scan.
+        var contentType = contentType
+        return contentType.withUTF8 { bytes in
+            let word: StaticString = "charset"
+            let count = word.utf8CodeUnitCount
+            guard bytes.count >= count else { return false }
+            let letters = UnsafeBufferPointer(start: word.utf8Start, count: count)
+            search: for start in 0...(bytes.count - count) {
+                for offset in 0..<count where bytes[start + offset] | 0x20 != letters[offset] { continue search }
+                return true
+            }
+            return false
         }
-        return false
     }
 
     static func isUTF8(_ label: String) -> Bool {

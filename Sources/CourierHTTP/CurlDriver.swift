@@ -161,20 +161,22 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
         driverThread.store(UInt(pthread_self()), ordering: .relaxed)
         let executor = asUnownedTaskExecutor()
         var running: Int32 = 0
+        // The inbox's lists are swapped with these (emptied after use, their capacity kept):
+        // copying a list out and emptying it in the inbox allocated a new buffer every turn.
+        var jobs: [UnownedJob] = []
+        var submitted: [CurlTransfer] = []
+        var cancelled: [CurlTransfer] = []
+        var resumed: [CurlTransfer] = []
         while true {
-            let jobs = inbox.withLock { inbox in
-                defer { inbox.jobs.removeAll(keepingCapacity: true) }
-                return inbox.jobs
-            }
+            inbox.withLock { swap(&$0.jobs, &jobs) }
             for job in jobs { job.runSynchronously(on: executor) }
+            jobs.removeAll(keepingCapacity: true)
 
-            let (submitted, cancelled, resumed, stopping) = inbox.withLock { inbox in
-                defer {
-                    inbox.submitted.removeAll(keepingCapacity: true)
-                    inbox.cancelled.removeAll(keepingCapacity: true)
-                    inbox.resumed.removeAll(keepingCapacity: true)
-                }
-                return (inbox.submitted, inbox.cancelled, inbox.resumed, inbox.stopping)
+            let stopping = inbox.withLock { inbox in
+                swap(&inbox.submitted, &submitted)
+                swap(&inbox.cancelled, &cancelled)
+                swap(&inbox.resumed, &resumed)
+                return inbox.stopping
             }
             for transfer in submitted { start(transfer) }
             for transfer in cancelled { abort(transfer, because: HTTPError(kind: .cancelled, message: "request cancelled")) }
@@ -182,6 +184,9 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
                 // Un-pausing may call the stream's callback at once, on this thread.
                 if let handle = transfer.handle, active[handle] === transfer { _ = courier_easy_pause(handle, courier_pause_cont) }
             }
+            submitted.removeAll(keepingCapacity: true)
+            cancelled.removeAll(keepingCapacity: true)
+            resumed.removeAll(keepingCapacity: true)
             if stopping {
                 for transfer in Array(active.values) { abort(transfer, because: .shutDown) }
                 break

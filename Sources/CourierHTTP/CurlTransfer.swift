@@ -92,7 +92,7 @@ final class CurlTransfer: @unchecked Sendable {
             _ = courier_easy_setopt_pointer(h, CURLOPT_DEBUGDATA, context)
             set(h, CURLOPT_VERBOSE, 1)
         }
-        set(h, CURLOPT_USERAGENT, "courier/\(CourierHTTPVersion.string)")
+        set(h, CURLOPT_USERAGENT, Self.userAgent)
         // A proxy's "200 Connection established" block is not the server's response.
         set(h, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
 
@@ -158,6 +158,9 @@ final class CurlTransfer: @unchecked Sendable {
         if let proxy = request.options.proxy { return URLCredentials(url: proxy) != nil }
         return environmentProxyHasCredentials
     }
+
+    /// `courier/<version>`, made once rather than interpolated for every request.
+    private static let userAgent = "courier/\(CourierHTTPVersion.string)"
 
     /// Read once: the environment does not change while Courier runs, and this is asked
     /// for every request on the driver thread.
@@ -655,11 +658,16 @@ private func set(_ h: UnsafeMutableRawPointer, _ option: CURLoption, _ value: St
 
 // MARK: - C callbacks
 
+// The callbacks reach the transfer through `_withUnsafeGuaranteedRef`, which retains and
+// releases nothing: the driver holds the transfer (`active`) for as long as libcurl may call
+// back, and a retain/release pair per header line and body chunk showed in profiles.
+
 private let writeCallback: courier_data_callback = { buffer, size, count, context in
     guard let context, let buffer else { return 0 }
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
     // Returning less than the length makes libcurl abort with CURLE_WRITE_ERROR.
-    return transfer.write(UnsafeRawBufferPointer(start: buffer, count: size * count))
+    return Unmanaged<CurlTransfer>.fromOpaque(context)._withUnsafeGuaranteedRef { transfer in
+        transfer.write(UnsafeRawBufferPointer(start: buffer, count: size * count))
+    }
 }
 
 private let readCallback: courier_data_callback = { buffer, size, count, context in
@@ -678,9 +686,10 @@ private let progressCallback: courier_xferinfo_callback = { context, downloadTot
 
 private let headerCallback: courier_data_callback = { buffer, size, count, context in
     guard let context, let buffer else { return 0 }
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
-    transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: length))
+    Unmanaged<CurlTransfer>.fromOpaque(context)._withUnsafeGuaranteedRef { transfer in
+        transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: length))
+    }
     return length
 }
 

@@ -108,7 +108,13 @@ public struct HTTPRequestOptions: Sendable {
     /// `nil` uses the `*_proxy` environment variables, as libcurl does.
     public var proxy: String?
     /// Certificates, keys, verification and pinning.
-    public var tls: TLSOptions = TLSOptions()
+    public var tls: TLSOptions {
+        get { tlsStorage?.options ?? TLSOptions() }
+        set { tlsStorage = newValue.isDefault ? nil : TLSStorage(newValue) }
+    }
+    /// Nil for the defaults, what nearly every request has: a request is copied on its way
+    /// to libcurl, and TLS settings held inline cost five string retains (and releases) per copy.
+    private var tlsStorage: TLSStorage?
     /// Cookies are read from and stored into this jar; `nil` disables cookies.
     public var cookieJar: CookieJar?
     /// Bodies above this size fail the request (`responseTooLarge`) instead of exhausting memory. Default 256 MiB.
@@ -141,8 +147,23 @@ public struct TLSOptions: Sendable {
     /// Verification on, the system's CAs, no client certificate.
     public init() {}
 
+    /// Every setting at its default (no file, no password, verification on, no pin).
+    var isDefault: Bool {
+        caPath == nil && certificatePath == nil && keyPath == nil && password == nil && !insecure && pinnedPublicKey == nil
+    }
+
     var certificateIsPKCS12: Bool {
         guard let path = certificatePath?.lowercased() else { return false }
         return path.hasSuffix(".p12") || path.hasSuffix(".pfx")
+    }
+}
+
+/// Holds a request's non-default ``TLSOptions`` behind one reference (see ``HTTPRequestOptions/tls``).
+/// Immutable: setting `tls` makes a new one, so copies of a request never share a change.
+private final class TLSStorage: Sendable {
+    let options: TLSOptions
+
+    init(_ options: TLSOptions) {
+        self.options = options
     }
 }

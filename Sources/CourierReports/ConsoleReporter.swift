@@ -105,6 +105,12 @@ package final class ConsoleReporter: Sendable {
                 text = ""
             }
         }
+        // Nothing to show for a step or an attempt (`-q`, the usual case of attempts): the
+        // blocks and the status line stay as they are, so there is nothing to lock for.
+        switch event {
+        case .stepFinished, .warning, .attemptRetried, .attemptFinished: if text.isEmpty { return }
+        case .workflowStarted, .workflowFinished: break
+        }
         state.withLock { state in
             var out = ""
             switch event {

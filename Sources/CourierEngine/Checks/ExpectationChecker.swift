@@ -10,8 +10,9 @@ struct ExpectationChecker {
     let renderer: TemplateRenderer
 
     func check(_ expect: Expectations, response: ResponseView, stepRange: SourceRange) -> [ExpectationResult] {
-        var results: [ExpectationResult] = []
         let matchers = MatcherEvaluator(renderer: renderer)
+        // The status comes first: its list is the one the others are appended to.
+        var results = checkStatus(expect.status, response: response, stepRange: stepRange, matchers: matchers)
         /// The failures of one expectation, or its passed record when there are none.
         func record(_ failures: [ExpectationResult], subject: String, location: SourceRange?,
                     expected: @autoclosure () -> CheckedValue?, actual: JSONValue?) {
@@ -22,8 +23,6 @@ struct ExpectationChecker {
                 results += failures
             }
         }
-
-        results += checkStatus(expect.status, response: response, stepRange: stepRange, matchers: matchers)
 
         for header in expect.headers {
             guard let name = renderedName(header, kind: "header", failures: &results) else { continue }
@@ -99,6 +98,12 @@ struct ExpectationChecker {
 
     private func checkStatus(_ status: StatusExpectation?, response: ResponseView, stepRange: SourceRange, matchers: MatcherEvaluator) -> [ExpectationResult] {
         let actual = response.status
+        // A literal code that matched (`status: 200`), what most steps check: the code is both
+        // the expected and the actual value, made once, with no rendering and no list of patterns.
+        if let status, case .oneOf(let written) = status.kind, written.count == 1, case .code(let code) = written[0], code == actual {
+            let value = CheckedValue.value(.number(JSONNumber(code)))
+            return [.passed(location: status.range, subject: "status", expected: value, actual: value)]
+        }
         let actualValue = CheckedValue.value(.number(JSONNumber(actual)))
         guard let status else {
             // Without expect.status an error status fails the step: a smoke test

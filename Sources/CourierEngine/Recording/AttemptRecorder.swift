@@ -64,9 +64,14 @@ struct AttemptRecorder {
     /// Credential headers keep their scheme only (`Bearer ***`), whatever their length;
     /// every other value is masked with the policy.
     private func headers(_ headers: HTTPHeaders) -> [HeaderField] {
-        headers.map { field in
-            let record = HeaderField(name: field.name, value: field.value)
-            return HeaderField(name: field.name, value: policy.mask(CredentialHeaders.shown(record)))
+        // Over the fields themselves, credentials told by their name first: most fields
+        // are neither credentials nor hold a secret, and are then recorded as they are.
+        let masking = !policy.isEmpty
+        return headers.fields.map { field in
+            guard CredentialHeaders.isCredential(field.name) else {
+                return HeaderField(name: field.name, value: masking ? policy.mask(field.value) : field.value)
+            }
+            return HeaderField(name: field.name, value: policy.mask(CredentialHeaders.shown(HeaderField(name: field.name, value: field.value))))
         }
     }
 

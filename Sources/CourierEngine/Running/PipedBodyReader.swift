@@ -21,6 +21,16 @@ enum PipedBodyReader {
     /// names it fails rather than sending an empty body.
     private static let standardInputTaken = Atomic<Bool>(false)
 
+    /// Whether `body` names a file (a body file or a multipart file part), which may be a
+    /// pipe: only such bodies need ``resolve(_:)``.
+    static func namesFile(_ body: HTTPRequestBody) -> Bool {
+        switch body {
+        case .file: true
+        case .multipart(let parts): parts.contains { if case .file = $0.content { true } else { false } }
+        case .none, .bytes, .stream: false
+        }
+    }
+
     /// `request` with pipe and standard-input bodies replaced by their bytes, and its timeout
     /// reduced by the time reading took.
     static func resolve(_ request: HTTPRequest) async throws(HTTPError) -> HTTPRequest {

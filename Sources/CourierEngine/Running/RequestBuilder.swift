@@ -8,7 +8,9 @@ import Foundation
 /// exact `HTTPRequest` to send.
 struct RequestBuilder {
     let renderer: TemplateRenderer
-    let settings: RunSettings
+    /// `--max-body-size`: what the run's settings say (not the whole settings: copying
+    /// them for every request cost a retain of each of their many references).
+    let maxResponseBytes: Int
     /// Relative paths (files, certificates) resolve against this directory.
     let directory: String
     let cookieJar: CookieJar?
@@ -231,7 +233,7 @@ struct RequestBuilder {
         if let compressed = options.compressed { result.compressed = compressed }
         result.cookieJar = options.cookies == false ? nil : cookieJar
         if let proxy = options.proxy { result.proxy = try renderer.string(proxy) }
-        result.maxResponseBytes = settings.maxResponseBytes
+        result.maxResponseBytes = maxResponseBytes
 
         var tls = TLSOptions()
         if let given = options.tls {

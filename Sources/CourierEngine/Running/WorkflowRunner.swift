@@ -49,6 +49,9 @@ final class WorkflowRunner {
     private let cookieJar = CookieJar()
     /// `defaults:` over the command line's options, the same for every request.
     private let lowerLayers: RequestOptions.LowerLayers
+    /// The `*_proxy` environment variables libcurl reads, those set: their credentials are
+    /// registered before each request (looked up once, not six times per request).
+    private lazy var environmentProxies: [String] = URLCredentials.proxyEnvironmentVariables.compactMap { engine.settings.environment[$0] }
     /// The `auth:` flow's state: credentials are this workflow's own (spec section 9).
     private var authSession: AuthSession?
     /// Teardown has started: a login it needs is shielded from an interruption like
@@ -250,8 +253,13 @@ final class WorkflowRunner {
     /// `Authorization` and `Cookie` values are secrets whatever the workflow says:
     /// a server may echo them back in a body, where no header name marks them.
     private func recordCredentials(in headers: HTTPHeaders) {
-        for field in headers {
-            guard CredentialHeaders.isCredential(field.name) else { continue }
+        // Most blocks hold no credential: asked of each name in place, no field copied.
+        guard headers.fields.contains(where: { CredentialHeaders.isCredential($0.name) }) else { return }
+        for index in headers.indices {
+            // By index, not `for field in`: most fields are not credentials, and the
+            // loop then copies no field (two strings to retain and release each).
+            guard CredentialHeaders.isCredential(headers[index].name) else { continue }
+            let field = headers[index]
             switch field.name.lowercased() {
             case "authorization", "proxy-authorization":
                 addCredentialText(field.value)
@@ -361,8 +369,9 @@ final class WorkflowRunner {
             return await runInclude(include, step: step, phase: phase, context: context, iteration: iteration, start: start)
         case .request(let request):
             let result = await perform(request, step: step, phase: phase, context: context, iteration: iteration, start: start)
+            let failed = result.outcome.isProblem
             record(result)
-            return result.outcome.isProblem
+            return failed
         }
     }
 
@@ -446,26 +455,30 @@ final class WorkflowRunner {
         let retry = step.retry ?? workflow.defaults.retry
         var policy: any AttemptPolicy = RetryAttempts(written: retry, commandLineAttempts: engine.settings.retryAttempts,
                                                       seed: engine.settings.retryJitterSeed, clock: engine.clock) ?? SingleAttempt()
-        var outcomes: [AttemptOutcome] = []
+        // Each attempt's record moves here when the attempt is over (the outcome keeps the
+        // rest): records are large values, and copying one retains every string inside.
+        var records: [Attempt] = []
+        var attemptCount = 0
         var waitCancelled = false
         // Logins are entries of their own, with their own time: not counted twice in the step's.
         var loginMicroseconds = 0
         func result(_ outcome: StepOutcome, captures: [CapturedValue] = []) -> StepResult {
-            var attempts = outcomes.compactMap(\.record)
             // `--curl` reproduces failed requests: a step that passed keeps no command.
             if !outcome.isProblem {
-                for index in attempts.indices { attempts[index].curl = nil }
+                for index in records.indices where records[index].curl != nil { records[index].curl = nil }
             }
             return StepResult(name: stepName, phase: phase, location: step.range, iteration: iteration,
-                       outcome: outcome, attempts: attempts, captures: captures,
+                       outcome: outcome, attempts: records, captures: captures,
                        startedAt: clock.timestamp(at: start),
                        durationMicroseconds: max(0, clock.elapsedMicroseconds(since: start) - loginMicroseconds))
         }
         // `-v` shows each attempt as it happens, not only when the step finishes.
-        func attemptRecorded(_ outcome: AttemptOutcome) {
-            guard let record = outcome.record else { return }
+        func attemptRecorded(_ outcome: inout AttemptOutcome) {
+            attemptCount += 1
+            guard let record = outcome.record.take() else { return }
             let name = iteration.map { "\(stepName) [\($0)]" } ?? stepName
-            engine.onEvent(.attemptFinished(file: workflow.file, step: name, phase: phase, number: outcomes.count, record))
+            engine.onEvent(.attemptFinished(file: workflow.file, step: name, phase: phase, number: attemptCount, record))
+            records.append(record)
         }
         func timedLogIn() async -> StepError? {
             let loginStart = clock.elapsedMicroseconds()
@@ -482,12 +495,13 @@ final class WorkflowRunner {
         // A refusal in `refresh_on` logs in again and resends once: the resend is another
         // attempt of this step, which the retry policy does not count (a refresh uses up no retry).
         var refresh = flow.map { RefreshOnStatus(refreshOn: $0.refreshOn) }
+        // The last attempt: the deciding one once the loop ends (its record moved to `records`).
+        var deciding: AttemptOutcome
         while true {
             var outcome = await attempt(request, step: step, phase: phase, context: context, applying: flow, abortIf: retry?.abortIf)
             switch refresh?.decide(afterStatus: outcome.record?.response?.status) {
             case .logInAgainAndResend?:
-                outcomes.append(outcome)
-                attemptRecorded(outcome)
+                attemptRecorded(&outcome)
                 if let failure = await timedLogIn() { return result(.errored(failure)) }
                 continue
             case .refusedAgain(let status)?:
@@ -498,24 +512,22 @@ final class WorkflowRunner {
             case .keep?, nil:
                 break
             }
-            let counted = outcomes.count + 1 - (refresh?.spent == true ? 1 : 0)
+            let counted = attemptCount + 1 - (refresh?.spent == true ? 1 : 0)
             guard case .again(let next) = policy.decide(after: outcome, number: counted) else {
-                outcomes.append(outcome)
-                attemptRecorded(outcome)
+                attemptRecorded(&outcome)
+                deciding = outcome
                 break
             }
             outcome.record?.retry = next
-            outcomes.append(outcome)
-            attemptRecorded(outcome)
+            attemptRecorded(&outcome)
             engine.onEvent(.attemptRetried(file: workflow.file, step: stepName, next))
             // Ctrl-C (or --fail-fast) during the wait ends the step at once.
             do { try await engine.sleeper.sleep(for: next.wait) } catch {
                 waitCancelled = true
+                deciding = outcome
                 break
             }
         }
-        // `outcomes` holds at least the first attempt.
-        var deciding = outcomes[outcomes.count - 1]
         if waitCancelled {
             deciding.error = StepError(type: "cancelled", message: "\(stopReason) while waiting to retry", location: request.range)
         }
@@ -570,13 +582,15 @@ final class WorkflowRunner {
     /// the captures against a copy of the scope. Changes no variable of the workflow.
     private func attempt(_ request: Request, step: Step, phase: StepPhase, context: StepContext,
                          applying flow: AuthFlow?, abortIf: Expectations?) async -> AttemptOutcome {
-        let builder = RequestBuilder(renderer: renderer, settings: engine.settings, directory: context.directory, cookieJar: cookieJar)
+        let builder = RequestBuilder(renderer: renderer, maxResponseBytes: engine.settings.maxResponseBytes,
+                                     directory: context.directory, cookieJar: cookieJar)
         var httpRequest: HTTPRequest
         do {
-            let built = try builder.build(request, defaults: workflow.defaults, layers: lowerLayers, applying: flow)
-            httpRequest = built.request
+            // Taken apart, so the request moves out of the tuple rather than being copied.
+            let (built, applied) = try builder.build(request, defaults: workflow.defaults, layers: lowerLayers, applying: flow)
+            httpRequest = built
             // What `apply` adds is a credential, whatever its header's (or parameter's) name.
-            for value in built.applied { addCredentialText(value) }
+            for value in applied { addCredentialText(value) }
             // Results record the headers libcurl really sent (Host, User-Agent, Cookie…) when
             // asked to: reading them back needs libcurl's verbose mode, which costs about a
             // seventh of a small request's time (libcurl turns it on by itself where it may
@@ -591,9 +605,8 @@ final class WorkflowRunner {
         if let password = httpRequest.options.tls.password, !password.isEmpty { addSecretText(password) }
         addURLCredentials(of: httpRequest.url)
         // The proxy: the step's or --proxy, else the environment's, as libcurl picks it.
-        for proxy in [httpRequest.options.proxy] + URLCredentials.proxyEnvironmentVariables.map({ engine.settings.environment[$0] }) {
-            if let proxy { addURLCredentials(of: proxy) }
-        }
+        if let proxy = httpRequest.options.proxy { addURLCredentials(of: proxy) }
+        for proxy in environmentProxies { addURLCredentials(of: proxy) }
         if engine.settings.dryRun { return dryRunOutcome(httpRequest, step: step) }
         let attemptStart = clock.elapsedMicroseconds()
         let response: HTTPResponse
@@ -619,7 +632,7 @@ final class WorkflowRunner {
             return outcome
         }
 
-        recordSentCredentials(response.sentRequests, hops: response.redirects.map(\.headers) + [response.headers])
+        recordSentCredentials(response)
         // On the thread that drives transfers, a large body is checked elsewhere: decoding,
         // parsing and matching it may take long, and that thread must keep pumping.
         if let elsewhere = engine.heavyWorkExecutor, response.body.count > Engine.heavyBodyBytes {
@@ -698,6 +711,13 @@ final class WorkflowRunner {
         for headers in hops { recordCredentials(in: headers) }
     }
 
+    /// ``recordSentCredentials(_:hops:)`` for a response: every redirect hop's headers, then the final ones.
+    private func recordSentCredentials(_ response: HTTPResponse) {
+        for request in response.sentRequests { recordCredentials(in: request.headers) }
+        for hop in response.redirects { recordCredentials(in: hop.headers) }
+        recordCredentials(in: response.headers)
+    }
+
     /// Sends a request. Teardown requests run in a task of their own, which an
     /// interrupted (cancelled) run does not cancel: cleaning up must still happen,
     /// but only until the control's deadline after an interruption (then the
@@ -752,10 +772,11 @@ final class WorkflowRunner {
         return attempt
     }
 
-    private func record(_ result: StepResult) {
-        results.append(result)
+    private func record(_ result: consuming StepResult) {
         engine.control.stepFinished(index, result)
         engine.onEvent(.stepFinished(file: workflow.file, result))
+        // Last: the result moves into the list (a copy retains every string of every attempt).
+        results.append(result)
     }
 
     /// Reports a step skipped; an include's steps are reported one by one
