@@ -205,8 +205,12 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
             let idle = inbox.withLock {
                 $0.jobs.isEmpty && $0.submitted.isEmpty && $0.cancelled.isEmpty && $0.resumed.isEmpty && !$0.stopping
             }
-            if idle && completedAny && active.isEmpty && spinForWork() { continue }
-            let polled = courier_multi_poll(multi, nil, 0, idle ? 1000 : 0, nil)
+            // Work is waiting (a job a completion resumed, say): run it first. A poll with a
+            // zero timeout here checked nothing `curl_multi_perform` does not, at a system
+            // call per request.
+            guard idle else { continue }
+            if completedAny && active.isEmpty && spinForWork() { continue }
+            let polled = courier_multi_poll(multi, nil, 0, 1000, nil)
             if polled != CURLM_OK { failAll(polled, in: "curl_multi_poll") }
         }
         for handle in pool { courier_easy_cleanup(handle) }
