@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make fuzz`: builds the libFuzzer targets in Fuzz/Targets and runs each for a bounded time.
 #
-#   Scripts/fuzz.sh [TARGET...]      targets: workflow template json jsonpath schema (default: all)
+#   Scripts/fuzz.sh [TARGET...]      targets: workflow yaml template json jsonpath schema (default: all)
 #   FUZZ_SECONDS=60                  run time per target
 #   FUZZ_MAX_LEN=4096                longest input libFuzzer makes
 #   FUZZ_RSS_MB=2048                 memory limit per target (over it is a finding)
@@ -25,7 +25,7 @@ seconds=${FUZZ_SECONDS:-60}
 max_len=${FUZZ_MAX_LEN:-4096}
 rss_mb=${FUZZ_RSS_MB:-2048}
 timeout=${FUZZ_TIMEOUT:-10}
-all_targets=(workflow template json jsonpath schema)
+all_targets=(workflow yaml template json jsonpath schema)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 
@@ -59,7 +59,7 @@ module() {
 # needs TARGET: the modules the target links, in dependency order.
 needs() {
   case $1 in
-    workflow|template) echo CourierDiagnostics CourierJSON CourierSecrets CourierWorkflow ;;
+    workflow|yaml|template) echo CourierDiagnostics CourierJSON CourierSecrets CourierWorkflow ;;
     json|jsonpath|schema) echo CourierJSON ;;
     *) echo "error: unknown fuzz target '$1' (targets: ${all_targets[*]})" >&2; return 1 ;;
   esac
@@ -83,6 +83,14 @@ done
 
 Scripts/fuzz-seeds.sh || exit 2
 
+# seeds_of TARGET: whose seeds a target starts from (`yaml` reads the workflow files).
+seeds_of() {
+  case $1 in
+    yaml) echo workflow ;;
+    *) echo "$1" ;;
+  esac
+}
+
 found=()
 for target in "${targets[@]}"; do
   corpus=$out/corpus/$target
@@ -96,7 +104,7 @@ for target in "${targets[@]}"; do
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} "$out/bin/fuzz-$target" \
     -max_total_time="$seconds" -max_len="$max_len" -timeout="$timeout" -rss_limit_mb="$rss_mb" \
     -artifact_prefix="$findings/" -print_final_stats=1 \
-    "$corpus" "Fuzz/Seeds/$target" "$out/seeds/$target" >"$out/$target.log" 2>&1
+    "$corpus" "Fuzz/Seeds/$(seeds_of "$target")" "$out/seeds/$(seeds_of "$target")" >"$out/$target.log" 2>&1
   status=$?
   grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$out/$target.log" | tr -s ' \n' ' '
   echo

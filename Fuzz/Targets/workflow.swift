@@ -1,6 +1,6 @@
 // Fuzz target `workflow`: YAML text through the loader and decoder, as `courier validate` and
 // `courier run` load a file (decodeWorkflow registers the text, then loadWorkflow parses it with
-// libyaml, builds located nodes and decodes the model). File checks are off: includes and body
+// the fast reader or libyaml, builds located nodes and decodes the model). File checks are off: includes and body
 // files would make the fuzzer read the disk.
 import CourierDiagnostics
 import CourierWorkflow
