@@ -42,6 +42,30 @@ import Testing
                read: { $0.headers.first { $0.literalName == "X-Layer" }?.value?.literalText }),
     ]
 
+    /// A request keeps no copy of options that write nothing, so `writesNothing` must see every
+    /// field: each option set on a request comes back from it.
+    @Test(arguments: options)
+    func aRequestKeepsEveryOptionWrittenOnIt(option: Option) {
+        var written = RequestOptions()
+        option.set(&written, .request)
+        #expect(!written.writesNothing)
+        let request = Request(method: Self.literal("GET"), url: Self.literal("http://x"), options: written, range: Self.range)
+        #expect(option.read(request.options) == option.read(written) && option.read(written) != nil, "\(option.name)")
+    }
+
+    @Test func writesNothingChecksEveryField() {
+        #expect(RequestOptions().writesNothing)
+        var retry = RequestOptions()
+        retry.retry = StepRetry(attempts: 2, range: Self.range)
+        #expect(!retry.writesNothing)
+        var auth = RequestOptions()
+        auth.auth = .bearer(Self.literal("t"))
+        #expect(!auth.writesNothing)
+        // A field added to RequestOptions must be added to `writesNothing` (and to the list
+        // above): this count is the reminder.
+        #expect(Mirror(reflecting: RequestOptions()).children.count == 13)
+    }
+
     /// Every layer from `top` down sets the option: `top`'s value is the one sent.
     @Test(arguments: options, Layer.allCases)
     func theHighestLayerThatSetsAnOptionWins(option: Option, top: Layer) {

@@ -52,6 +52,14 @@ package struct RequestOptions: Sendable {
         self.retry = retry
     }
 
+    /// No field is written, `auth` included (a request holds no copy of such options).
+    /// `RequestOptionLayeringTests` fails when a field is added and not checked here.
+    package var writesNothing: Bool {
+        baseURL == nil && headers.isEmpty && timeout == nil && connectTimeout == nil && followRedirects == nil
+            && maxRedirects == nil && httpVersion == nil && compressed == nil && cookies == nil && proxy == nil
+            && tls == nil && retry == nil && auth == nil
+    }
+
     /// The built-in values of spec section 6, the bottom layer: every option that has one is set.
     /// `base_url`, `http_version` (negotiated by libcurl), `proxy` (the environment's) and the
     /// `tls:` files have none.

@@ -11,12 +11,15 @@ package struct Step: Sendable {
         let action: StepAction
         let expect: Expectations
         let capture: [Capture]
-        let retry: StepRetry?
+        /// Boxed: most steps have none, and inline it took 296 bytes of every step.
+        private let setRetry: Boxed<StepRetry>?
         let condition: Expression?
         let forEach: ForEach?
         let delay: Duration?
         let continueOnFailure: Bool?
         let range: SourceRange
+
+        var retry: StepRetry? { setRetry?.value }
 
         init(name: Template?, id: Located<String>?, action: StepAction, expect: Expectations, capture: [Capture], retry: StepRetry?, condition: Expression?, forEach: ForEach?, delay: Duration?, continueOnFailure: Bool?, range: SourceRange) {
             self.name = name
@@ -24,7 +27,7 @@ package struct Step: Sendable {
             self.action = action
             self.expect = expect
             self.capture = capture
-            self.retry = retry
+            self.setRetry = retry.map(Boxed.init)
             self.condition = condition
             self.forEach = forEach
             self.delay = delay
