@@ -112,6 +112,7 @@ extension WorkflowDecoder {
     // MARK: - Body
 
     private func body(_ f: Fields) -> Body? {
+        guard f.hasAny(of: Self.bodyKeys) || f.has("content_type") else { return nil }
         let present = f.order.filter { Self.bodyKeys.contains($0) }
         if present.count > 1, let second = f.key(present[1]), let first = f.key(present[0]) {
             error("a request has at most one body; '\(present[1])' conflicts with '\(present[0])'", at: second.range,
@@ -205,6 +206,7 @@ extension WorkflowDecoder {
     /// The option keys shared by `defaults:` and `request:`.
     func options(_ f: Fields, context: String) -> RequestOptions {
         var o = RequestOptions()
+        guard f.hasAny(of: Self.optionKeys) else { return o }
         o.baseURL = f["base_url"].flatMap { template($0, for: "base_url") }
         o.timeout = f["timeout"].flatMap { duration($0, for: "timeout") }
         o.connectTimeout = f["connect_timeout"].flatMap { duration($0, for: "connect_timeout") }

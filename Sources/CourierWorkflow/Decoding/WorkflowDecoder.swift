@@ -52,6 +52,12 @@ final class WorkflowDecoder {
         func key(_ name: String) -> YAMLNode? { entries.first { isSameKey($0.name, name) }?.key }
 
         func has(_ name: String) -> Bool { entries.contains { isSameKey($0.name, name) } }
+
+        /// Whether any of `names` is here: lets a decoder skip a group of keys (the request
+        /// options, the body keys) that most mappings do not have, one scan for the group.
+        func hasAny(of names: [String]) -> Bool {
+            entries.contains { entry in names.contains { isSameKey($0, entry.name) } }
+        }
     }
 
     /// `a == b`, rejecting different lengths first: key lookups compare many
