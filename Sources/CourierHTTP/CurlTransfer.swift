@@ -144,7 +144,8 @@ final class CurlTransfer: @unchecked Sendable {
             // An empty file name turns the cookie engine on without reading a file.
             set(h, CURLOPT_COOKIEFILE, "")
         }
-        try configureTLS(h, options.tls)
+        // Default TLS settings set nothing: not even looked at (their checks build a list).
+        if let tls = options.nonDefaultTLS { try configureTLS(h, tls) }
         try configureMethodAndBody(h, resume: resume)
         try configureHeaders(h)
     }
