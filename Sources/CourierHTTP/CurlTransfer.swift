@@ -32,22 +32,27 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: - What the callbacks collect
 
-    fileprivate var body: [UInt8] = []
+    // `@exclusivity(unchecked)`: these are touched by the driver thread alone, once per
+    // header line or body chunk; the dynamic exclusivity checks cost more than the work.
+    @exclusivity(unchecked) fileprivate var body: [UInt8] = []
     fileprivate var exceededLimit = false
     /// Header blocks, one per response received (redirects, `100 Continue`), parsed
     /// line by line as libcurl hands them over: keeping the lines as strings and
     /// parsing them afterwards cost a tenth of all the instructions of a small request.
-    fileprivate var headerBlocks: [ReceivedHeaderBlock] = []
+    @exclusivity(unchecked) fileprivate var headerBlocks: [ReceivedHeaderBlock] = []
     /// The fields of the last block in `headerBlocks`, still arriving: appended here, not
     /// through `headerBlocks[last].headers`, which copied the block's fields on every line.
-    fileprivate var receivingFields: [HTTPHeaders.Field] = []
+    @exclusivity(unchecked) fileprivate var receivingFields: [HTTPHeaders.Field] = []
 
-    /// Every header block received, the last one's fields included.
+    /// Every header block received, the last one's fields included: the last block's
+    /// fields are moved into it once the transfer is over (copying the list of blocks to
+    /// set them showed in profiles).
     private var receivedBlocks: [ReceivedHeaderBlock] {
-        guard !headerBlocks.isEmpty else { return [] }
-        var blocks = headerBlocks
-        blocks[blocks.count - 1].headers = HTTPHeaders(receivingFields)
-        return blocks
+        if !receivingFields.isEmpty, !headerBlocks.isEmpty {
+            headerBlocks[headerBlocks.count - 1].headers = HTTPHeaders(receivingFields)
+            receivingFields = []
+        }
+        return headerBlocks
     }
     /// Request header blocks libcurl sent (debug callback), one per hop; the
     /// bytes of a block not yet finished by its empty line wait in `pendingSent`.
@@ -92,17 +97,17 @@ final class CurlTransfer: @unchecked Sendable {
             _ = courier_easy_setopt_pointer(h, CURLOPT_DEBUGDATA, context)
             set(h, CURLOPT_VERBOSE, 1)
         }
-        set(h, CURLOPT_USERAGENT, Self.userAgent)
+        Self.userAgent.withUnsafeBufferPointer { _ = courier_easy_setopt_string(h, CURLOPT_USERAGENT, $0.baseAddress) }
         // A proxy's "200 Connection established" block is not the server's response.
         set(h, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
 
         set(h, CURLOPT_FOLLOWLOCATION, options.followRedirects ? 1 : 0)
         set(h, CURLOPT_MAXREDIRS, options.maxRedirects)
         // A redirect to file:// (or any other scheme) must never read local files or leave HTTP.
-        set(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        set(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https" as StaticString)
         set(h, CURLOPT_TIMEOUT_MS, options.timeoutMilliseconds)
         set(h, CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeoutMilliseconds)
-        if options.compressed { set(h, CURLOPT_ACCEPT_ENCODING, "") }
+        if options.compressed { set(h, CURLOPT_ACCEPT_ENCODING, "" as StaticString) }
         switch options.httpVersion {
         case .automatic: set(h, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
         case .http1_1: set(h, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
@@ -142,9 +147,10 @@ final class CurlTransfer: @unchecked Sendable {
         if let jar = options.cookieJar, let share = jar.share {
             _ = courier_easy_setopt_share(h, share)
             // An empty file name turns the cookie engine on without reading a file.
-            set(h, CURLOPT_COOKIEFILE, "")
+            set(h, CURLOPT_COOKIEFILE, "" as StaticString)
         }
-        try configureTLS(h, options.tls)
+        // Default TLS settings set nothing: not even looked at (their checks build a list).
+        if let tls = options.nonDefaultTLS { try configureTLS(h, tls) }
         try configureMethodAndBody(h, resume: resume)
         try configureHeaders(h)
     }
@@ -159,8 +165,9 @@ final class CurlTransfer: @unchecked Sendable {
         return environmentProxyHasCredentials
     }
 
-    /// `courier/<version>`, made once rather than interpolated for every request.
-    private static let userAgent = "courier/\(CourierHTTPVersion.string)"
+    /// `courier/<version>` as a C string, made once rather than for every request (a short
+    /// Swift string has no C string at hand: passing one allocated a copy each time).
+    private static let userAgent = Array("courier/\(CourierHTTPVersion.string)".utf8CString)
 
     /// Read once: the environment does not change while Courier runs, and this is asked
     /// for every request on the driver thread.
@@ -381,8 +388,10 @@ final class CurlTransfer: @unchecked Sendable {
         var effective: UnsafeMutablePointer<CChar>?
         _ = courier_easy_getinfo_string(h, CURLINFO_EFFECTIVE_URL, &effective)
 
-        // 1xx blocks (100 Continue) precede the real response; drop them.
-        let answered = receivedBlocks.filter { $0.status >= 200 || $0.status == 0 }
+        // 1xx blocks (100 Continue) precede the real response; drop them (when there are any).
+        let blocks = receivedBlocks
+        let isAnswer = { (block: ReceivedHeaderBlock) in block.status >= 200 || block.status == 0 }
+        let answered = blocks.allSatisfy(isAnswer) ? blocks : blocks.filter(isAnswer)
         let finalHeaders = answered.last?.headers ?? HTTPHeaders()
         if let conflict = Self.conflictingContentLengths(finalHeaders) {
             // RFC 9112 §6.3: differing lengths make the message's end unknowable; libcurl
@@ -400,7 +409,9 @@ final class CurlTransfer: @unchecked Sendable {
             httpVersion: Self.versionName(version),
             headers: finalHeaders,
             body: body,
-            effectiveURL: effective.map { String(cString: $0) } ?? request.url,
+            // Most requests end where they began: that string is reused rather than copied from libcurl's.
+            effectiveURL: effective.map { url in request.url.withCString { strcmp($0, url) == 0 } ? request.url : String(cString: url) }
+                ?? request.url,
             timings: timings(h),
             redirects: hops,
             reusedConnection: connects == 0,
@@ -443,8 +454,14 @@ final class CurlTransfer: @unchecked Sendable {
     static func conflictingContentLengths(_ headers: HTTPHeaders) -> String? {
         // Every response passes through here on the driver thread: one plain value, the
         // usual case, costs a byte comparison of names and no allocation.
+        var count = 0
+        var listed = false
+        for index in headers.indices where headers.fields[index].name.caseInsensitiveEquals("Content-Length") {
+            count += 1
+            if headers.fields[index].value.utf8.contains(UInt8(ascii: ",")) { listed = true }
+        }
+        if count < 2 && !listed { return nil }
         let fields = headers.filter { $0.name.caseInsensitiveEquals("Content-Length") }
-        if fields.count < 2, !(fields.first?.value.utf8.contains(UInt8(ascii: ",")) ?? false) { return nil }
         var values: [String] = []
         for field in fields {
             // One header may carry a list (`5, 5`): identical values are allowed.
@@ -640,8 +657,26 @@ struct ReceivedHeaderBlock {
         var value = line[(colon + 1)...]
         while let first = value.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { value.removeFirst() }
         while let last = value.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { value.removeLast() }
-        return (String(decoding: UnsafeBufferPointer(rebasing: line[..<colon]), as: UTF8.self),
+        let name = UnsafeBufferPointer(rebasing: line[..<colon])
+        return (commonName(name) ?? String(decoding: name, as: UTF8.self),
                 String(decoding: UnsafeBufferPointer(rebasing: value), as: UTF8.self))
+    }
+
+    /// Field names nearly every response carries, spelled as servers usually spell them.
+    private static let commonNames: [(bytes: [UInt8], name: String)] = [
+        "Server", "Date", "Content-Type", "Content-Length", "Last-Modified", "Connection", "ETag", "Accept-Ranges",
+        "Cache-Control", "Vary", "Transfer-Encoding", "Content-Encoding", "Keep-Alive", "Location", "Expires",
+        "server", "date", "content-type", "content-length", "last-modified", "connection", "etag", "vary",
+    ].map { (Array($0.utf8), $0) }
+
+    /// The string of a common field name spelled exactly so (byte for byte, case included),
+    /// made once: decoding and validating the same few names for every response showed in profiles.
+    private static func commonName(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let base = bytes.baseAddress else { return nil }
+        for known in commonNames where known.bytes.count == bytes.count {
+            if known.bytes.withUnsafeBufferPointer({ $0.baseAddress.map { memcmp($0, base, bytes.count) == 0 } ?? false }) { return known.name }
+        }
+        return nil
     }
 }
 
@@ -654,6 +689,13 @@ private func set(_ h: UnsafeMutableRawPointer, _ option: CURLoption, _ value: In
 private func set(_ h: UnsafeMutableRawPointer, _ option: CURLoption, _ value: String) {
     // libcurl copies string options (since 7.17), so a temporary C string is enough.
     _ = courier_easy_setopt_string(h, option, value)
+}
+
+/// A constant: its bytes are a C string already (no temporary made).
+private func set(_ h: UnsafeMutableRawPointer, _ option: CURLoption, _ value: StaticString) {
+    value.utf8Start.withMemoryRebound(to: CChar.self, capacity: value.utf8CodeUnitCount + 1) {
+        _ = courier_easy_setopt_string(h, option, $0)
+    }
 }
 
 // MARK: - C callbacks

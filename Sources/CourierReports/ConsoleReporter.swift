@@ -341,7 +341,9 @@ package final class ConsoleReporter: Sendable {
     private func failureBlocks(_ workflow: WorkflowResult) -> String {
         let policy = output.policy
         var out = ""
-        for step in workflow.steps where step.outcome.isProblem {
+        // By index: `for step in` copied every step result (and all it holds) to look at its outcome.
+        for index in workflow.steps.indices where workflow.steps[index].outcome.isProblem {
+            let step = workflow.steps[index]
             out += "\n" + style("\(workflow.file) › \(step.displayName)", .bold) + "\n"
             switch step.outcome {
             case .failed(let failures):

@@ -25,22 +25,21 @@ package struct Attempt: Sendable, Codable, Equatable {
     /// variables (`$COURIER_SECRET_TOKEN`) named on a `# export` line before it.
     package var curl: String?
 
+    /// The expectations and captures that did not hold.
+    package var failures: [ExpectationResult] { expectations.filter(\.failed) }
+}
+
+extension Attempt {
+    // In an extension, so the struct keeps its memberwise initializer: assigning each
+    // property in an initializer of its own built the record in a temporary and copied it
+    // out (a retain and a release of every string and array of an attempt, per attempt).
     package init(startedAt: Timestamp = .zero, startMicroseconds: Int = 0, durationMicroseconds: Int = 0,
                  request: RequestRecord, redirects: [ExchangeRecord] = [], response: ResponseRecord? = nil,
                  error: TransportErrorRecord? = nil, expectations: [ExpectationResult] = [], retry: AttemptRetry? = nil) {
-        self.startedAt = startedAt
-        self.startMicroseconds = startMicroseconds
-        self.durationMicroseconds = durationMicroseconds
-        self.request = request
-        self.redirects = redirects
-        self.response = response
-        self.error = error
-        self.expectations = expectations
-        self.retry = retry
+        self.init(startedAt: startedAt, startMicroseconds: startMicroseconds, durationMicroseconds: durationMicroseconds,
+                  request: request, redirects: redirects, response: response, error: error, expectations: expectations,
+                  retry: retry, curl: nil)
     }
-
-    /// The expectations and captures that did not hold.
-    package var failures: [ExpectationResult] { expectations.filter(\.failed) }
 }
 
 /// A header field as sent or received; order and repeats are kept.

@@ -7,7 +7,7 @@ import Glibc
 /// A small HTTP/1.1 server on 127.0.0.1 for the client's unit tests: a thread per
 /// connection, keep-alive, `Content-Length` and chunked request bodies.
 ///
-/// Routes: `/hello`, `/slow` (answers after 50 ms), `/bytes?n=N` (N bytes of a
+/// Routes: `/hello`, `/slow` (answers after 50 ms), `/fields` (field names in several spellings), `/bytes?n=N` (N bytes of a
 /// known pattern), `/zeros?n=N`, `/echo-headers` (the request's header lines), `/echo-body`,
 /// `/trickle` (announces 100 MB and sends 1 KiB every 20 ms until the client
 /// leaves), `/stall` (reads the request, never answers).
@@ -155,6 +155,11 @@ final class LoopbackServer: @unchecked Sendable {
             default: "http://127.0.0.1:\(port)/hello"
             }
             return sendAll(fd, Array("HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\n\r\n".utf8))
+        case "/fields":
+            // Field names spelled as servers spell them, and otherwise: each must come back as sent.
+            let head = "HTTP/1.1 200 OK\r\nServer: loop\r\nDATE: Mon, 30 Nov 2026 21:00:00 GMT\r\ncontent-type: text/plain\r\n"
+                + "Etag: \"a\"\r\nETag: \"b\"\r\nVary: Accept\r\nVary: Origin\r\nX-Caf\u{E9}: cr\u{E8}me\r\nContent-Length: 3\r\n\r\nabc"
+            return sendAll(fd, Array(head.utf8))
         case "/echo-headers":
             return send(fd, status: 200, body: Array(request.headerLines.joined(separator: "\n").utf8))
         case "/echo-body":

@@ -115,19 +115,26 @@ struct AttemptRecorder {
 }
 
 extension AttemptRecorder {
-    /// The whole record of one attempt: request, hops, response or error, checks, times.
+    /// The whole record of one attempt: request, hops, response or error, checks, times,
+    /// and with `--curl` the command reproducing it.
     func attempt(_ request: HTTPRequest, outcome: Result<HTTPResponse, HTTPError>, expectations: [ExpectationResult],
-                 startedAt: Timestamp, startMicroseconds: Int, durationMicroseconds: Int) -> Attempt {
+                 startedAt: Timestamp, startMicroseconds: Int, durationMicroseconds: Int, curl: String? = nil) -> Attempt {
+        let attempt: Attempt
         switch outcome {
         case .success(let response):
             let (redirects, final) = exchanges(response)
-            return Attempt(startedAt: startedAt, startMicroseconds: startMicroseconds, durationMicroseconds: durationMicroseconds,
-                           request: self.request(request, sent: response.sentRequests), redirects: redirects, response: final,
-                           expectations: expectations)
+            attempt = Attempt(startedAt: startedAt, startMicroseconds: startMicroseconds, durationMicroseconds: durationMicroseconds,
+                              request: self.request(request, sent: response.sentRequests), redirects: redirects, response: final,
+                              expectations: expectations)
         case .failure(let failure):
-            return Attempt(startedAt: startedAt, startMicroseconds: startMicroseconds, durationMicroseconds: durationMicroseconds,
-                           request: self.request(request, sent: failure.sentRequests), error: error(failure),
-                           expectations: expectations)
+            attempt = Attempt(startedAt: startedAt, startMicroseconds: startMicroseconds, durationMicroseconds: durationMicroseconds,
+                              request: self.request(request, sent: failure.sentRequests), error: error(failure),
+                              expectations: expectations)
         }
+        // Returned as made when there is no command (a record set in a `var` and returned was copied).
+        guard let curl else { return attempt }
+        var withCommand = attempt
+        withCommand.curl = curl
+        return withCommand
     }
 }

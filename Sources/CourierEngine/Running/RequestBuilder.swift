@@ -235,8 +235,9 @@ struct RequestBuilder {
         if let proxy = options.proxy { result.proxy = try renderer.string(proxy) }
         result.maxResponseBytes = maxResponseBytes
 
-        var tls = TLSOptions()
+        // Only when some layer names TLS settings: the defaults are what the options hold already.
         if let given = options.tls {
+            var tls = TLSOptions()
             func path(_ t: Template?) throws(EvaluationError) -> String? {
                 guard let t else { return nil }
                 return try resolvePath(t)
@@ -247,8 +248,8 @@ struct RequestBuilder {
             if let password = given.password { tls.password = try renderer.string(password) }
             if let insecure = given.insecure { tls.insecure = insecure }
             if let pin = given.pinnedKey { tls.pinnedPublicKey = try renderer.string(pin) }
+            result.tls = tls
         }
-        result.tls = tls
         return result
     }
 }

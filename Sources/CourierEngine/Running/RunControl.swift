@@ -47,12 +47,12 @@ package final class RunControl: Sendable {
         /// Finished workflows by their index in the run.
         var finished: [Int: WorkflowResult] = [:]
         /// The workflows running now, with the steps finished so far.
-        var running: [Int: Running] = [:]
+        var running = RunningList()
         var deadlineHandlers: [Int: @Sendable () -> Void] = [:]
         var nextHandler = 0
 
         /// Every running workflow is in its teardown (and one at least runs): the main steps have stopped.
-        var allInTeardown: Bool { !running.isEmpty && running.values.allSatisfy(\.inTeardown) }
+        var allInTeardown: Bool { !running.isEmpty && running.all(\.inTeardown) }
 
         /// After an interruption, the first moment the main steps have stopped: report once.
         mutating func shouldReportStepsStopped() -> Bool {
@@ -66,6 +66,46 @@ package final class RunControl: Sendable {
         var result: WorkflowResult
         var start: Duration
         var inTeardown = false
+    }
+
+    /// The running workflows by their index in the run. An array, not a dictionary: every
+    /// step's result is appended to one, and hashing the index each time showed in profiles.
+    private struct RunningList {
+        private var slots: [Running?] = []
+
+        /// Asked after an interruption only: a scan is cheap enough.
+        var isEmpty: Bool { !slots.contains { if case .some = $0 { true } else { false } } }
+
+        /// The running workflows with their indexes, in index order.
+        var entries: [(index: Int, running: Running)] {
+            slots.indices.compactMap { index in slots[index].map { (index, $0) } }
+        }
+
+        /// Whether `predicate` holds for every running workflow.
+        func all(_ predicate: (Running) -> Bool) -> Bool {
+            slots.allSatisfy { $0.map(predicate) ?? true }
+        }
+
+        mutating func start(_ index: Int, _ running: Running) {
+            if index >= slots.count { slots.append(contentsOf: repeatElement(nil, count: index - slots.count + 1)) }
+            slots[index] = running
+        }
+
+        /// In place (a workflow that is not running is left alone).
+        mutating func append(_ step: StepResult, to index: Int) {
+            guard index < slots.count else { return }
+            slots[index]?.result.steps.append(step)
+        }
+
+        mutating func teardownStarting(_ index: Int) {
+            guard index < slots.count else { return }
+            slots[index]?.inTeardown = true
+        }
+
+        mutating func remove(_ index: Int) {
+            guard index < slots.count else { return }
+            slots[index] = nil
+        }
     }
 
     package init(teardownGrace: Duration = .seconds(10), clock: any EngineClock = SystemClock(), sleeper: any Sleeper = TaskSleeper(),
@@ -111,7 +151,7 @@ package final class RunControl: Sendable {
         let now = clock.now()
         return state.withLock { state in
             var byIndex = state.finished
-            for (index, running) in state.running {
+            for (index, running) in state.running.entries {
                 var result = running.result
                 result.durationMicroseconds = RunClock.microseconds(now - running.start)
                 byIndex[index] = result
@@ -130,7 +170,7 @@ package final class RunControl: Sendable {
             state.runStart = now
             state.runStartedAt = startedAt
             state.finished = [:]
-            state.running = [:]
+            state.running = RunningList()
         }
     }
 
@@ -138,7 +178,7 @@ package final class RunControl: Sendable {
     func workflowStarted(_ index: Int, _ workflow: WorkflowResult) {
         let now = clock.now()
         state.withLock { state in
-            state.running[index] = Running(result: workflow, start: now)
+            state.running.start(index, Running(result: workflow, start: now))
         }
     }
 
@@ -146,14 +186,14 @@ package final class RunControl: Sendable {
     /// run's registry, which holds them all.)
     func stepFinished(_ index: Int, _ step: StepResult) {
         state.withLock { state in
-            state.running[index]?.result.steps.append(step)
+            state.running.append(step, to: index)
         }
     }
 
     func workflowFinished(_ index: Int, _ workflow: WorkflowResult) {
         let report = state.withLock { state -> Bool in
             state.finished[index] = workflow
-            state.running[index] = nil
+            state.running.remove(index)
             // The last one still in its main steps has finished: the others are all in teardown.
             return state.shouldReportStepsStopped()
         }
@@ -163,7 +203,7 @@ package final class RunControl: Sendable {
     /// Called before a workflow's teardown (whether it has steps or not).
     func teardownStarting(_ index: Int) {
         let report = state.withLock { state -> Bool in
-            state.running[index]?.inTeardown = true
+            state.running.teardownStarting(index)
             return state.shouldReportStepsStopped()
         }
         if report { onStepsStopped(snapshot()) }

@@ -496,35 +496,34 @@ final class WorkflowRunner {
         // attempt of this step, which the retry policy does not count (a refresh uses up no retry).
         var refresh = flow.map { RefreshOnStatus(refreshOn: $0.refreshOn) }
         // The last attempt: the deciding one once the loop ends (its record moved to `records`).
+        // Each attempt is made in it directly (assigning a finished outcome to it copied it).
         var deciding: AttemptOutcome
         while true {
-            var outcome = await attempt(request, step: step, phase: phase, context: context, applying: flow, abortIf: retry?.abortIf)
-            switch refresh?.decide(afterStatus: outcome.record?.response?.status) {
+            deciding = await attempt(request, step: step, phase: phase, context: context, applying: flow, abortIf: retry?.abortIf)
+            switch refresh?.decide(afterStatus: deciding.record?.response?.status) {
             case .logInAgainAndResend?:
-                attemptRecorded(&outcome)
+                attemptRecorded(&deciding)
                 if let failure = await timedLogIn() { return result(.errored(failure)) }
                 continue
             case .refusedAgain(let status)?:
                 if let refusal = refresh?.refusal(status: status, at: request.range) {
-                    outcome.expectations.insert(refusal, at: 0)
-                    outcome.record?.expectations.insert(refusal, at: 0)
+                    deciding.expectations.insert(refusal, at: 0)
+                    deciding.record?.expectations.insert(refusal, at: 0)
                 }
             case .keep?, nil:
                 break
             }
             let counted = attemptCount + 1 - (refresh?.spent == true ? 1 : 0)
-            guard case .again(let next) = policy.decide(after: outcome, number: counted) else {
-                attemptRecorded(&outcome)
-                deciding = outcome
+            guard case .again(let next) = policy.decide(after: deciding, number: counted) else {
+                attemptRecorded(&deciding)
                 break
             }
-            outcome.record?.retry = next
-            attemptRecorded(&outcome)
+            deciding.record?.retry = next
+            attemptRecorded(&deciding)
             engine.onEvent(.attemptRetried(file: workflow.file, step: stepName, next))
             // Ctrl-C (or --fail-fast) during the wait ends the step at once.
             do { try await engine.sleeper.sleep(for: next.wait) } catch {
                 waitCancelled = true
-                deciding = outcome
                 break
             }
         }
@@ -647,18 +646,17 @@ final class WorkflowRunner {
     private func check(_ response: HTTPResponse, sent httpRequest: HTTPRequest, step: Step, abortIf: Expectations?,
                        start attemptStart: Int) -> AttemptOutcome {
         let view = ResponseView(response)
-        var outcome = AttemptOutcome()
-        outcome.method = httpRequest.method
-        outcome.status = response.status
-        outcome.retryAfter = response.headers["Retry-After"]
-        outcome.expectations = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
+        var expectations = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
+        var abortMatched = false
         if let abortIf {
-            outcome.abortMatched = !ExpectationChecker(renderer: renderer).check(abortIf, response: view, stepRange: step.range)
+            abortMatched = !ExpectationChecker(renderer: renderer).check(abortIf, response: view, stepRange: step.range)
                 .contains(where: \.failed)
         }
 
         // Captures: the step's own later captures may use earlier ones, so each one is
         // read with the attempt's copy of the scope as it is after the one before.
+        var captures: [CapturedValue] = []
+        var warnings: [String] = []
         var attemptScope = scope
         for capture in step.capture {
             var captureRenderer = TemplateRenderer(scope: attemptScope, functions: engine.functions)
@@ -670,19 +668,22 @@ final class WorkflowRunner {
                     // Registered now, committed or not: this attempt's transcript shows it.
                     addSecret(value)
                     if SecretLength.firstShortLeaf(of: value, named: capture.name.value) != nil {
-                        outcome.warnings.append(SecretLength.shortCaptureWarning(name: capture.name.value))
+                        warnings.append(SecretLength.shortCaptureWarning(name: capture.name.value))
                     }
                 }
-                outcome.captures.append(CapturedValue(name: capture.name.value, value: value, secret: capture.secret))
-                outcome.expectations.append(.passed(location: capture.range, subject: "capture \(capture.name.value)", expected: nil,
-                                                    actual: capture.secret ? .words(MaskingPolicy.mask) : .value(value)))
+                captures.append(CapturedValue(name: capture.name.value, value: value, secret: capture.secret))
+                expectations.append(.passed(location: capture.range, subject: "capture \(capture.name.value)", expected: nil,
+                                            actual: capture.secret ? .words(MaskingPolicy.mask) : .value(value)))
             case .failure(let failure):
-                outcome.expectations.append(failure)
+                expectations.append(failure)
             }
         }
-        if step.id != nil { outcome.stepValue = view.stepValue() }
-        outcome.record = recordedAttempt(httpRequest, .success(response), expectations: outcome.expectations, start: attemptStart)
-        return outcome
+        let record = recordedAttempt(httpRequest, .success(response), expectations: expectations, start: attemptStart)
+        // Made whole at the end, not filled in field by field: that built the outcome in a
+        // temporary and copied it out (a retain and a release of everything it holds).
+        return AttemptOutcome(record: record, expectations: expectations, captures: captures,
+                              stepValue: step.id != nil ? view.stepValue() : nil, warnings: warnings, abortMatched: abortMatched,
+                              method: httpRequest.method, status: response.status, retryAfter: response.headers["Retry-After"])
     }
 
     /// Makes the deciding attempt visible to the steps after it: `steps.<id>` when a
@@ -758,18 +759,20 @@ final class WorkflowRunner {
     private func recordedAttempt(_ request: HTTPRequest, _ outcome: Result<HTTPResponse, HTTPError>,
                                  expectations: [ExpectationResult], start: Int) -> Attempt {
         let policy = registry.policy
-        var attempt = AttemptRecorder(policy: policy).attempt(
-            request, outcome: outcome, expectations: expectations, startedAt: clock.timestamp(at: start),
-            startMicroseconds: start, durationMicroseconds: clock.elapsedMicroseconds(since: start))
+        let startedAt = clock.timestamp(at: start), duration = clock.elapsedMicroseconds(since: start)
+        var curl: String? = nil
         if engine.settings.curlCommands {
             // The block libcurl sent holds the jar's `Cookie` (recorded whenever the jar may hold one).
             let sent = switch outcome {
             case .success(let response): response.sentRequests
             case .failure(let error): error.sentRequests
             }
-            attempt.curl = CurlCommand(policy: policy).render(request, sent: sent)
+            curl = CurlCommand(policy: policy).render(request, sent: sent)
         }
-        return attempt
+        // The command goes in as the record is made: setting it afterwards copied the record.
+        return AttemptRecorder(policy: policy).attempt(
+            request, outcome: outcome, expectations: expectations, startedAt: startedAt,
+            startMicroseconds: start, durationMicroseconds: duration, curl: curl)
     }
 
     private func record(_ result: consuming StepResult) {
