@@ -241,39 +241,14 @@ package final class ConsoleReporter: Sendable {
 
     /// `, 12 requests (40.1/s)`: every request sent, redirects and retries included.
     static func requestRate(_ run: RunResult) -> String {
-        // Loops, not `flatMap`: flattening copied every attempt of the run (5% of a
-        // 2,000-request run's instructions) only to count them.
-        var requests = 0
-        // By index: `for step in steps` copied each step result (retaining all it holds).
-        for workflow in run.workflows.indices {
-            let steps = run.workflows[workflow].steps
-            for step in steps.indices {
-                // A transfer that failed before a response may not have sent anything; it is still a try.
-                // An attempt with neither (a request only rendered, `--dry-run`) was never sent.
-                let attempts = steps[step].attempts
-                for attempt in attempts.indices where attempts[attempt].response != nil || attempts[attempt].error != nil {
-                    requests += attempts[attempt].redirects.count + 1
-                }
-            }
-        }
+        let requests = run.requestsSent
         let seconds = Double(max(1, run.durationMicroseconds)) / 1_000_000
-        return ", \(requests) request\(requests == 1 ? "" : "s") (\(String(format: "%.1f", Double(requests) / seconds))/s)"
+        return ", \(requests) request\(requests == 1 ? "" : "s") (\(fixed(Double(requests) / seconds, decimals: 1))/s)"
     }
 
     /// Counts per outcome, time and requests, then PASSED, FAILED or INTERRUPTED.
     private func counts(_ run: RunResult) -> String {
-        var passed = 0, failed = 0, errored = 0, skipped = 0
-        for workflow in run.workflows.indices {
-            let steps = run.workflows[workflow].steps
-            for step in steps.indices {
-                switch steps[step].outcome {
-                case .passed: passed += 1
-                case .failed: failed += 1
-                case .errored: errored += 1
-                case .skipped: skipped += 1
-                }
-            }
-        }
+        let (passed, failed, errored, skipped) = run.outcomeCounts
         let failedWorkflows = run.workflows.filter { !$0.passed }.count
         // Workflows `--fail-fast` never started are neither passed nor failed.
         let notRun = run.workflows.filter { workflow in
@@ -403,7 +378,20 @@ package final class ConsoleReporter: Sendable {
     static func duration(_ microseconds: Int) -> String {
         microseconds < 1_000_000
             ? "\(max(0, microseconds) / 1000) ms"
-            : String(format: "%.2f s", Double(microseconds) / 1_000_000)
+            : fixed(Double(microseconds) / 1_000_000, decimals: 2) + " s"
+    }
+
+    /// `value` with `decimals` digits after the point (half away from zero), for the
+    /// summary's times and rates: `String(format:)` first sets up Foundation's locale
+    /// machinery, about half a millisecond at the end of every run.
+    static func fixed(_ value: Double, decimals: Int) -> String {
+        var scale = 1
+        for _ in 0..<decimals { scale *= 10 }
+        guard value.isFinite, abs(value) < Double(Int.max / scale) else { return "\(value)" }
+        let scaled = Int((abs(value) * Double(scale)).rounded())
+        let fraction = String(scaled % scale)
+        let digits = decimals == 0 ? "" : "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+        return (value < 0 && scaled != 0 ? "-" : "") + String(scaled / scale) + digits
     }
 
     // MARK: - Colour

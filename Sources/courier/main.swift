@@ -5,6 +5,8 @@ import Foundation
 // console writer handles (EPIPE), not a death by SIGPIPE before teardown and reports.
 // libcurl would ignore it only once loaded, and `validate`, `query` and `version` never load it.
 signal(SIGPIPE, SIG_IGN)
+// Before any other thread allocates (see MallocTuning).
+MallocTuning.apply()
 
 // `courier` — run, validate and list API workflows written in YAML.
 let status = await CLI.main(Array(CommandLine.arguments.dropFirst()))

@@ -53,7 +53,7 @@ struct RequestBuilder {
             for entry in flow.applyHeaders {
                 let name = try headerName(entry)
                 var own = false
-                for written in request.options.headers where try headerName(written).caseInsensitiveEquals(name) { own = true }
+                for written in request.headers where try headerName(written).caseInsensitiveEquals(name) { own = true }
                 guard !own, let value = entry.value else { continue }
                 let rendered = try renderer.string(value)
                 headers.set(name: name, value: rendered)
@@ -64,7 +64,7 @@ struct RequestBuilder {
         }
 
         // The merge drops `null` headers, so the step's own list tells whether it removed the type.
-        let contentTypeRemoved = request.options.headers.contains { $0.value == nil && ((try? headerName($0))?.caseInsensitiveEquals("Content-Type") ?? false) }
+        let contentTypeRemoved = request.headers.contains { $0.value == nil && ((try? headerName($0))?.caseInsensitiveEquals("Content-Type") ?? false) }
         let body = try self.body(request.body, headers: &headers, contentTypeRemoved: contentTypeRemoved)
         let method = try renderer.string(request.method).uppercased()
         return (HTTPRequest(method: method.isEmpty ? "GET" : method, url: url, headers: headers, body: body,

@@ -12,7 +12,7 @@ package struct Request: Sendable {
         let auth: RequestAuth?
         let body: Body?
         /// Nil when no option is set (most requests): 736 bytes a request did not need.
-        private let setOptions: Boxed<RequestOptions>?
+        let setOptions: Boxed<RequestOptions>?
         let range: SourceRange
 
         var options: RequestOptions { setOptions?.value ?? RequestOptions() }
@@ -75,7 +75,8 @@ package struct Request: Sendable {
     }
 
     /// The request's own headers (`options.headers`); a nil value removes a default.
-    package var headers: [HeaderEntry] { options.headers }
+    /// Read without copying the whole options.
+    package var headers: [HeaderEntry] { storage.setOptions?.value.headers ?? [] }
 }
 
 /// A header line; `value == nil` (`X-Debug: null`) removes a header set by `defaults`.

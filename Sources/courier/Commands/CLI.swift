@@ -20,6 +20,10 @@ enum CLI {
 
         """
 
+    /// On the main thread: commands load and check workflows there before anything runs
+    /// elsewhere, and glibc gives the main thread the arena that grows without a system call
+    /// per page (see MallocTuning).
+    @MainActor
     static func main(_ arguments: [String]) async -> Int32 {
         guard let command = arguments.first else {
             Output.err(usage)

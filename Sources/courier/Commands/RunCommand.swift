@@ -50,6 +50,7 @@ enum RunCommand {
         """
     }
 
+    @MainActor
     static func run(_ arguments: [String]) async throws(UsageError) -> Int32 {
         let parsed = try parser.parse(arguments)
         if parsed.has("--help") {
