@@ -13,7 +13,9 @@ final class CurlTransfer: @unchecked Sendable {
     // `cancelRequested` is atomic because any task may set it.
 
     let request: HTTPRequest
-    var continuation: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>?
+    /// Unchecked: resumed exactly once, by `CurlDriver.finish` (which clears it) or by the
+    /// submitter when the driver refused the transfer. A checked one allocated a canary per request.
+    var continuation: UnsafeContinuation<Result<HTTPResponse, HTTPError>, Never>?
     let cancelRequested = Atomic<Bool>(false)
     /// Where progress goes, when the request asked for it (set before submitting).
     var progress: AsyncStream<HTTPProgress>.Continuation?
