@@ -13,7 +13,9 @@ final class CurlTransfer: @unchecked Sendable {
     // `cancelRequested` is atomic because any task may set it.
 
     let request: HTTPRequest
-    var continuation: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>?
+    /// Unchecked: resumed exactly once, by `CurlDriver.finish` (which clears it) or by the
+    /// submitter when the driver refused the transfer. A checked one allocated a canary per request.
+    var continuation: UnsafeContinuation<Result<HTTPResponse, HTTPError>, Never>?
     let cancelRequested = Atomic<Bool>(false)
     /// Where progress goes, when the request asked for it (set before submitting).
     var progress: AsyncStream<HTTPProgress>.Continuation?
@@ -44,10 +46,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// through `headerBlocks[last].headers`, which copied the block's fields on every line.
     @exclusivity(unchecked) fileprivate var receivingFields: [HTTPHeaders.Field] = []
 
-    /// Every header block received, the last one's fields included: the last block's
-    /// fields are moved into it once the transfer is over (copying the list of blocks to
-    /// set them showed in profiles).
-    private var receivedBlocks: [ReceivedHeaderBlock] {
+    /// Every header block received, the last one's fields included: they move into it once
+    /// the transfer is over (copying the list of blocks to set them showed in profiles).
+    /// Called again, it returns the same blocks.
+    private func finishedBlocks() -> [ReceivedHeaderBlock] {
         if !receivingFields.isEmpty, !headerBlocks.isEmpty {
             headerBlocks[headerBlocks.count - 1].headers = HTTPHeaders(receivingFields)
             receivingFields = []
@@ -371,7 +373,7 @@ final class CurlTransfer: @unchecked Sendable {
             let detail = String(cString: errorBuffer)
             var context = CurlFailureContext(connected: Self.connected(h, https: request.url.lowercased().hasPrefix("https:")),
                                              receivedResponse: !headerBlocks.isEmpty)
-            if let last = receivedBlocks.last, (300..<400).contains(last.status) {
+            if let last = finishedBlocks().last, (300..<400).contains(last.status) {
                 context.redirectLocation = last.headers["Location"]
             }
             var error = HTTPError(curlCode: code, detail: detail, url: request.url, options: request.options, context: context)
@@ -389,7 +391,7 @@ final class CurlTransfer: @unchecked Sendable {
         _ = courier_easy_getinfo_string(h, CURLINFO_EFFECTIVE_URL, &effective)
 
         // 1xx blocks (100 Continue) precede the real response; drop them (when there are any).
-        let blocks = receivedBlocks
+        let blocks = finishedBlocks()
         let isAnswer = { (block: ReceivedHeaderBlock) in block.status >= 200 || block.status == 0 }
         let answered = blocks.allSatisfy(isAnswer) ? blocks : blocks.filter(isAnswer)
         let finalHeaders = answered.last?.headers ?? HTTPHeaders()

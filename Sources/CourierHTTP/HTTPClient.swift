@@ -66,7 +66,7 @@ public final class HTTPClient: HTTPTransport {
             progressTask = Task { for await update in updates { handler(update) } }
         }
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+            await withUnsafeContinuation { continuation in
                 transfer.continuation = continuation
                 if !driver.submit(transfer) {
                     transfer.continuation = nil

@@ -1,9 +1,9 @@
 /// One HTTP request, fully resolved: no templates, no defaults left to apply.
 public struct HTTPRequest: Sendable {
-    /// Any token is allowed (`PURGE`); `GET` and `HEAD` are treated specially by libcurl.
-    public var method: String
     /// An absolute URL.
     public var url: String
+    /// Any token is allowed (`PURGE`); `GET` and `HEAD` are treated specially by libcurl.
+    public var method: String
     /// Sent in this order. A field with an empty value is sent empty, not dropped.
     public var headers: HTTPHeaders
     /// What the request carries.
@@ -15,7 +15,13 @@ public struct HTTPRequest: Sendable {
     /// Called with upload and download progress while the request runs; nil (the
     /// default) costs nothing.
     public var onProgress: HTTPProgressHandler?
+}
 
+extension HTTPRequest {
+    // Here, not in the struct, so that the struct keeps its memberwise initializer (its
+    // properties are declared in another order than this one's parameters, or the two
+    // would clash): assigning the properties one by one was compiled to build the value
+    // in a temporary and copy it out, a retain and a release of everything it holds.
     /// A request; only `url` is required.
     public init(
         method: String = "GET",
@@ -26,13 +32,8 @@ public struct HTTPRequest: Sendable {
         responseBody: HTTPResponseBodyDestination = .memory,
         onProgress: HTTPProgressHandler? = nil
     ) {
-        self.method = method
-        self.url = url
-        self.headers = headers
-        self.body = body
-        self.options = options
-        self.responseBody = responseBody
-        self.onProgress = onProgress
+        self.init(url: url, method: method, headers: headers, body: body, options: options, responseBody: responseBody,
+                  onProgress: onProgress)
     }
 }
 

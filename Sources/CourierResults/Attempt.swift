@@ -62,21 +62,23 @@ extension [HeaderField] {
 
 /// The request Courier built for an attempt.
 package struct RequestRecord: Sendable, Codable, Equatable {
-    package var method: String
     package var url: String
+    package var method: String
     /// The headers Courier set, in order (libcurl adds its own: see each hop's `sent`).
     package var headers: [HeaderField]
     package var body: BodyRecord?
     /// A proxy's `CONNECT` blocks, when the request went through a tunnel.
     package var proxyConnects: [SentRequestRecord]
+}
 
+extension RequestRecord {
+    // Here, not in the struct, so that the struct keeps its memberwise initializer (its
+    // properties are declared in another order than this one's parameters, or the two
+    // would clash): assigning the properties one by one was compiled to build the value
+    // in a temporary and copy it out, a retain and a release of everything it holds.
     package init(method: String, url: String, headers: [HeaderField] = [], body: BodyRecord? = nil,
                  proxyConnects: [SentRequestRecord] = []) {
-        self.method = method
-        self.url = url
-        self.headers = headers
-        self.body = body
-        self.proxyConnects = proxyConnects
+        self.init(url: url, method: method, headers: headers, body: body, proxyConnects: proxyConnects)
     }
 }
 
@@ -113,9 +115,9 @@ package struct ExchangeRecord: Sendable, Codable, Equatable {
 package struct ResponseRecord: Sendable, Codable, Equatable {
     /// The URL of the last hop.
     package var url: String
+    package var status: Int
     /// What libcurl sent to `url`; nil when it was not recorded.
     package var sent: SentRequestRecord?
-    package var status: Int
     /// `"1.1"`, `"2"`, …
     package var httpVersion: String
     package var headers: [HeaderField]
@@ -123,18 +125,18 @@ package struct ResponseRecord: Sendable, Codable, Equatable {
     package var timings: TimingsRecord
     /// Whether an existing connection was reused (no new connect, no TLS handshake).
     package var reusedConnection: Bool
+}
 
+extension ResponseRecord {
+    // Here, not in the struct, so that the struct keeps its memberwise initializer (its
+    // properties are declared in another order than this one's parameters, or the two
+    // would clash): assigning the properties one by one was compiled to build the value
+    // in a temporary and copy it out, a retain and a release of everything it holds.
     package init(url: String, sent: SentRequestRecord? = nil, status: Int, httpVersion: String = "1.1",
                  headers: [HeaderField] = [], body: BodyRecord = .empty, timings: TimingsRecord = TimingsRecord(),
                  reusedConnection: Bool = false) {
-        self.url = url
-        self.sent = sent
-        self.status = status
-        self.httpVersion = httpVersion
-        self.headers = headers
-        self.body = body
-        self.timings = timings
-        self.reusedConnection = reusedConnection
+        self.init(url: url, status: status, sent: sent, httpVersion: httpVersion, headers: headers, body: body, timings: timings,
+                  reusedConnection: reusedConnection)
     }
 }
 

@@ -10,9 +10,9 @@ package struct BodyRecord: Sendable, Codable, Equatable {
         case bytes, file, multipart, stream
     }
 
-    package var kind: Kind
     /// The body's size in bytes (for a file, as far as known when recorded: 0 if not read).
     package var totalBytes: Int
+    package var kind: Kind
     /// The text kept, masked, decoded from the body's charset; empty for binary bodies.
     package var text: String
     /// Bytes of the body not in `text` (cut at the limit); 0 when whole.
@@ -26,24 +26,24 @@ package struct BodyRecord: Sendable, Codable, Equatable {
     /// The parts of a multipart body (`kind == .multipart`).
     package var parts: [PartRecord]
 
-    package init(kind: Kind = .bytes, totalBytes: Int = 0, text: String = "", omittedBytes: Int = 0, binary: Bool = false,
-                 unknownCharset: String? = nil, file: String? = nil, parts: [PartRecord] = []) {
-        self.kind = kind
-        self.totalBytes = totalBytes
-        self.text = text
-        self.omittedBytes = omittedBytes
-        self.binary = binary
-        self.unknownCharset = unknownCharset
-        self.file = file
-        self.parts = parts
-    }
-
     package static let empty = BodyRecord()
 
     /// Whether the text was cut at the limit.
     package var truncated: Bool { omittedBytes > 0 }
 
     package var isEmpty: Bool { kind == .bytes && totalBytes == 0 }
+}
+
+extension BodyRecord {
+    // Here, not in the struct, so that the struct keeps its memberwise initializer (its
+    // properties are declared in another order than this one's parameters, or the two
+    // would clash): assigning the properties one by one was compiled to build the value
+    // in a temporary and copy it out, a retain and a release of everything it holds.
+    package init(kind: Kind = .bytes, totalBytes: Int = 0, text: String = "", omittedBytes: Int = 0, binary: Bool = false,
+                 unknownCharset: String? = nil, file: String? = nil, parts: [PartRecord] = []) {
+        self.init(totalBytes: totalBytes, kind: kind, text: text, omittedBytes: omittedBytes, binary: binary,
+                  unknownCharset: unknownCharset, file: file, parts: parts)
+    }
 }
 
 /// One part of a multipart body.

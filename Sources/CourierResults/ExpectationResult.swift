@@ -12,21 +12,11 @@ package struct ExpectationResult: Error, Sendable, Codable, Equatable {
     package var location: SourceRange?
     /// What was checked: `status`, `header Content-Type`, `json $.id`, `capture token`.
     package var subject: String
-    package var outcome: Outcome
     /// Why it failed, one line (`status: expected 201, got 200`); empty when it passed.
     package var message: String
+    package var outcome: Outcome
     package var expected: CheckedValue?
     package var actual: CheckedValue?
-
-    package init(location: SourceRange?, subject: String, outcome: Outcome = .failed, message: String,
-                 expected: CheckedValue? = nil, actual: CheckedValue? = nil) {
-        self.location = location
-        self.subject = subject
-        self.outcome = outcome
-        self.message = message
-        self.expected = expected
-        self.actual = actual
-    }
 
     /// A passed expectation.
     package static func passed(location: SourceRange?, subject: String, expected: CheckedValue?,
@@ -35,6 +25,17 @@ package struct ExpectationResult: Error, Sendable, Codable, Equatable {
     }
 
     package var failed: Bool { outcome == .failed }
+}
+
+extension ExpectationResult {
+    // Here, not in the struct, so that the struct keeps its memberwise initializer (its
+    // properties are declared in another order than this one's parameters, or the two
+    // would clash): assigning the properties one by one was compiled to build the value
+    // in a temporary and copy it out, a retain and a release of everything it holds.
+    package init(location: SourceRange?, subject: String, outcome: Outcome = .failed, message: String,
+                 expected: CheckedValue? = nil, actual: CheckedValue? = nil) {
+        self.init(location: location, subject: subject, message: message, outcome: outcome, expected: expected, actual: actual)
+    }
 }
 
 /// An expected or actual value: a JSON value, optionally after words that say how

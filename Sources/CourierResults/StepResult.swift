@@ -10,10 +10,10 @@ package enum StepPhase: String, Sendable, Codable {
 package struct StepResult: Sendable, Codable, Equatable {
     package var name: String
     package var phase: StepPhase
-    /// Where the step starts in its file (or in the included file).
-    package var location: SourceRange?
     /// 1-based item number of a `for_each` run.
     package var iteration: Int?
+    /// Where the step starts in its file (or in the included file).
+    package var location: SourceRange?
     package var outcome: StepOutcome
     /// Every attempt, first to last; the deciding one decides the outcome.
     package var attempts: [Attempt]
@@ -24,23 +24,22 @@ package struct StepResult: Sendable, Codable, Equatable {
     /// The step's wall clock, waits between attempts included.
     package var durationMicroseconds: Int
 
-    package init(name: String, phase: StepPhase, location: SourceRange? = nil, iteration: Int? = nil,
-                 outcome: StepOutcome, attempts: [Attempt] = [], captures: [CapturedValue] = [],
-                 startedAt: Timestamp = .zero, durationMicroseconds: Int = 0) {
-        self.name = name
-        self.phase = phase
-        self.location = location
-        self.iteration = iteration
-        self.outcome = outcome
-        self.attempts = attempts
-        self.captures = captures
-        self.startedAt = startedAt
-        self.durationMicroseconds = durationMicroseconds
-    }
-
     /// The name reports show: `for_each` runs are numbered.
     package var displayName: String {
         iteration.map { "\(name) [\($0)]" } ?? name
+    }
+}
+
+extension StepResult {
+    // Here, not in the struct, so that the struct keeps its memberwise initializer (its
+    // properties are declared in another order than this one's parameters, or the two
+    // would clash): assigning the properties one by one was compiled to build the value
+    // in a temporary and copy it out, a retain and a release of everything it holds.
+    package init(name: String, phase: StepPhase, location: SourceRange? = nil, iteration: Int? = nil,
+                 outcome: StepOutcome, attempts: [Attempt] = [], captures: [CapturedValue] = [],
+                 startedAt: Timestamp = .zero, durationMicroseconds: Int = 0) {
+        self.init(name: name, phase: phase, iteration: iteration, location: location, outcome: outcome, attempts: attempts,
+                  captures: captures, startedAt: startedAt, durationMicroseconds: durationMicroseconds)
     }
 }
 

@@ -10,9 +10,15 @@ struct ExpectationChecker {
     let renderer: TemplateRenderer
 
     func check(_ expect: Expectations, response: ResponseView, stepRange: SourceRange) -> [ExpectationResult] {
-        let matchers = MatcherEvaluator(renderer: renderer)
+        // Made when an expectation needs it: a step checking a literal status does not.
+        lazy var matchers = MatcherEvaluator(renderer: renderer)
         // The status comes first: its list is the one the others are appended to.
-        var results = checkStatus(expect.status, response: response, stepRange: stepRange, matchers: matchers)
+        var results: [ExpectationResult]
+        if let passed = Self.passedLiteralStatus(expect.status, actual: response.status) {
+            results = [passed]
+        } else {
+            results = checkStatus(expect.status, response: response, stepRange: stepRange, matchers: matchers)
+        }
         /// The failures of one expectation, or its passed record when there are none.
         func record(_ failures: [ExpectationResult], subject: String, location: SourceRange?,
                     expected: @autoclosure () -> CheckedValue?, actual: JSONValue?) {
@@ -98,12 +104,6 @@ struct ExpectationChecker {
 
     private func checkStatus(_ status: StatusExpectation?, response: ResponseView, stepRange: SourceRange, matchers: MatcherEvaluator) -> [ExpectationResult] {
         let actual = response.status
-        // A literal code that matched (`status: 200`), what most steps check: the code is both
-        // the expected and the actual value, made once, with no rendering and no list of patterns.
-        if let status, case .oneOf(let written) = status.kind, written.count == 1, case .code(let code) = written[0], code == actual {
-            let value = CheckedValue.value(.number(JSONNumber(code)))
-            return [.passed(location: status.range, subject: "status", expected: value, actual: value)]
-        }
         let actualValue = CheckedValue.value(.number(JSONNumber(actual)))
         guard let status else {
             // Without expect.status an error status fails the step: a smoke test
@@ -149,6 +149,16 @@ struct ExpectationChecker {
             guard failures.isEmpty else { return failures }
             return [.passed(location: matcher.range, subject: "status", expected: matchers.expected(matcher), actual: actualValue)]
         }
+    }
+
+    /// A literal code that matched (`status: 200`), what most steps check: the code is both
+    /// the expected and the actual value, made once, with no rendering and no list of patterns.
+    /// Nil for anything else (``checkStatus(_:response:stepRange:matchers:)`` decides).
+    private static func passedLiteralStatus(_ status: StatusExpectation?, actual: Int) -> ExpectationResult? {
+        guard let status, case .oneOf(let written) = status.kind, written.count == 1, case .code(let code) = written[0],
+              code == actual else { return nil }
+        let value = CheckedValue.value(.number(JSONNumber(code)))
+        return .passed(location: status.range, subject: "status", expected: value, actual: value)
     }
 
     /// A `"{{ code }}"` status rendered to the code or class it names.

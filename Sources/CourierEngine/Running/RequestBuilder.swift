@@ -22,7 +22,9 @@ struct RequestBuilder {
     /// `layers` are `defaults` over the command line's options, merged once per workflow.
     func build(_ request: Request, defaults: RequestOptions, layers: RequestOptions.LowerLayers,
                applying flow: AuthFlow?) throws(EvaluationError) -> (request: HTTPRequest, applied: [String]) {
-        let options = RequestOptions.layered(request: request.options, over: layers)
+        // Read once: each read of a request's options copies them out of the model.
+        let written = request.options
+        let options = RequestOptions.layered(request: written, over: layers)
 
         var url = try renderer.string(request.url)
         if !Self.hasScheme(url) {
@@ -53,7 +55,7 @@ struct RequestBuilder {
             for entry in flow.applyHeaders {
                 let name = try headerName(entry)
                 var own = false
-                for written in request.headers where try headerName(written).caseInsensitiveEquals(name) { own = true }
+                for header in written.headers where try headerName(header).caseInsensitiveEquals(name) { own = true }
                 guard !own, let value = entry.value else { continue }
                 let rendered = try renderer.string(value)
                 headers.set(name: name, value: rendered)
@@ -64,7 +66,7 @@ struct RequestBuilder {
         }
 
         // The merge drops `null` headers, so the step's own list tells whether it removed the type.
-        let contentTypeRemoved = request.headers.contains { $0.value == nil && ((try? headerName($0))?.caseInsensitiveEquals("Content-Type") ?? false) }
+        let contentTypeRemoved = written.headers.contains { $0.value == nil && ((try? headerName($0))?.caseInsensitiveEquals("Content-Type") ?? false) }
         let body = try self.body(request.body, headers: &headers, contentTypeRemoved: contentTypeRemoved)
         let method = try renderer.string(request.method).uppercased()
         return (HTTPRequest(method: method.isEmpty ? "GET" : method, url: url, headers: headers, body: body,

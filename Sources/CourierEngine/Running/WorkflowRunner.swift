@@ -801,7 +801,9 @@ final class WorkflowRunner {
 
     /// `login › log in`, `auth › log in (2)`: the name reports show, with its include and login prefixes.
     private func fullName(of step: Step, in context: StepContext) -> String {
-        context.prefix + name(of: step) + context.suffix
+        // Most steps are neither included nor a login's: their name as it is, not concatenated.
+        guard context.prefix.isEmpty && context.suffix.isEmpty else { return context.prefix + name(of: step) + context.suffix }
+        return name(of: step)
     }
 
     /// The step's `name` rendered when its variables exist, else as written.
