@@ -6,38 +6,6 @@ import Testing
 /// both readers run over the project's YAML files, mutations of them and generated
 /// documents, and their events are compared one by one (marks included).
 @Suite struct CommonYAMLReaderTests {
-    /// Every event as text: kind, marks, scalar text and style.
-    struct Recorder: YAMLEventSink {
-        var events: [String] = []
-
-        mutating func documentStart(start: YAMLMark, end: YAMLMark) -> Bool {
-            events.append("doc \(start) \(end)")
-            return true
-        }
-
-        mutating func scalar(_ text: String, style: YAMLScalar.Style, tag: String?, anchor: String?, byteCount: Int,
-                             start: YAMLMark, end: YAMLMark) -> Bool {
-            events.append("scalar \(text.debugDescription) \(style) \(tag ?? "-") \(anchor ?? "-") \(byteCount) \(start) \(end)")
-            return true
-        }
-
-        mutating func collectionStart(_ kind: YAMLCollectionKind, flow: Bool, tag: String?, anchor: String?,
-                                      start: YAMLMark, end: YAMLMark) -> Bool {
-            events.append("start \(kind) flow=\(flow) \(tag ?? "-") \(anchor ?? "-") \(start) \(end)")
-            return true
-        }
-
-        mutating func collectionEnd(start: YAMLMark, end: YAMLMark) -> Bool {
-            events.append("end \(start) \(end)")
-            return true
-        }
-
-        mutating func alias(_ anchor: String, start: YAMLMark, end: YAMLMark) -> Bool {
-            events.append("alias \(anchor) \(start) \(end)")
-            return true
-        }
-    }
-
     enum Verdict: Equatable {
         case declined
         case agreed
@@ -47,9 +15,9 @@ import Testing
     /// Runs both readers on `text`.
     static func compare(_ text: String) -> Verdict {
         Array(text.utf8).withUnsafeBufferPointer { input in
-            var fast = Recorder()
+            var fast = YAMLEventLog()
             guard CommonYAMLReader.read(input, into: &fast) else { return .declined }
-            var reference = Recorder()
+            var reference = YAMLEventLog()
             guard case .finished = LibYAMLEvents.read(input, file: "t.yaml", into: &reference) else {
                 return .differ(libyaml: ["(libyaml refused the text)"], fast: fast.events)
             }

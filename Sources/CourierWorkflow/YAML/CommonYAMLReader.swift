@@ -220,14 +220,9 @@ private struct Reader {
 
     /// The value after `key:` of a mapping at `indent`, up to the next content byte.
     mutating func mappingValue<Sink: YAMLEventSink>(indent: Int, emptyAt valueMark: YAMLMark, into sink: inout Sink) -> Bool {
-        while peek() == Self.space { position += 1 }
-        if peek() == Self.newline || peek() == Self.hash || atEnd {
-            // The value starts on a later line: a nested block, a sequence at the key's own
-            // indentation (`key:` then `- item`), or nothing (null).
-            guard skipBlanks() else { return false }
-            if !atEnd && column > indent { return blockNode(parentIndent: indent, into: &sink) }
-            if !atEnd && column == indent && atSequenceEntry() { return blockSequence(indentless: true, into: &sink) }
-            return emptyScalar(at: valueMark, into: &sink)
+        if valueOnLaterLines() {
+            // A sequence at the key's own indentation (`key:` then `- item`) is its value too.
+            return laterLinesNode(parentIndent: indent, indentlessSequence: true, emptyAt: valueMark, into: &sink)
         }
         guard inlineNode(into: &sink), finishLine(), skipBlanks() else { return false }
         // A more indented line would continue a plain scalar (or be an error): declined.
@@ -259,11 +254,8 @@ private struct Reader {
 
     /// One entry after its `-`, up to the next content byte.
     mutating func sequenceEntry<Sink: YAMLEventSink>(indent: Int, emptyAt entryEnd: YAMLMark, into sink: inout Sink) -> Bool {
-        while peek() == Self.space { position += 1 }
-        if peek() == Self.newline || peek() == Self.hash || atEnd {
-            guard skipBlanks() else { return false }
-            if !atEnd && column > indent { return blockNode(parentIndent: indent, into: &sink) }
-            return emptyScalar(at: entryEnd, into: &sink)
+        if valueOnLaterLines() {
+            return laterLinesNode(parentIndent: indent, indentlessSequence: false, emptyAt: entryEnd, into: &sink)
         }
         // `- - a` (a sequence in a sequence on one line): declined.
         guard !atSequenceEntry() else { return false }
@@ -281,6 +273,25 @@ private struct Reader {
         }
         guard finishLine(), skipBlanks() else { return false }
         return atEnd || column <= indent
+    }
+
+    /// After `key:` or `-` and spaces: nothing but a comment or the line's end, so the
+    /// node (if any) starts on a later line.
+    mutating func valueOnLaterLines() -> Bool {
+        while peek() == Self.space { position += 1 }
+        return peek() == Self.newline || peek() == Self.hash || atEnd
+    }
+
+    /// The node that starts on a later line: a nested block (more indented than its parent),
+    /// an indentless sequence where allowed, or nothing (an empty scalar at `emptyMark`).
+    mutating func laterLinesNode<Sink: YAMLEventSink>(parentIndent: Int, indentlessSequence: Bool, emptyAt emptyMark: YAMLMark,
+                                                      into sink: inout Sink) -> Bool {
+        guard skipBlanks() else { return false }
+        if !atEnd && column > parentIndent { return blockNode(parentIndent: parentIndent, into: &sink) }
+        if indentlessSequence && !atEnd && column == parentIndent && atSequenceEntry() {
+            return blockSequence(indentless: true, into: &sink)
+        }
+        return emptyScalar(at: emptyMark, into: &sink)
     }
 
     /// A value on the rest of a line: a flow collection or a scalar.
