@@ -37,7 +37,9 @@ public struct HTTPHeaders: Sendable, Equatable, RandomAccessCollection, Expressi
 
     /// The first value of the field `name`, case-insensitively.
     public subscript(name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveEquals(name) }?.value
+        // By index: `first(where:)` handed every field over as a copy (two strings retained).
+        for index in fields.indices where fields[index].name.caseInsensitiveEquals(name) { return fields[index].value }
+        return nil
     }
 
     /// Every value of the field `name`, in order (`Set-Cookie` comes several times).
