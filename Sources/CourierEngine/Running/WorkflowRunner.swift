@@ -602,7 +602,7 @@ final class WorkflowRunner {
 
         recordCredentials(in: httpRequest.headers)
         // The spec counts `tls.password` among the secrets, whoever wrote it where.
-        if let password = httpRequest.options.tls.password, !password.isEmpty { addSecretText(password) }
+        if let password = httpRequest.options.nonDefaultTLS?.password, !password.isEmpty { addSecretText(password) }
         addURLCredentials(of: httpRequest.url)
         // The proxy: the step's or --proxy, else the environment's, as libcurl picks it.
         if let proxy = httpRequest.options.proxy { addURLCredentials(of: proxy) }
