@@ -87,8 +87,9 @@ public struct HTTPHeaders: Sendable, Equatable, RandomAccessCollection, Expressi
 extension String {
     /// ASCII case-insensitive comparison, as HTTP field names need.
     package func caseInsensitiveEquals(_ other: String) -> Bool {
+        // Lengths first, before the views are kept: most names compared differ in length.
+        guard utf8.count == other.utf8.count else { return false }
         let a = utf8, b = other.utf8
-        guard a.count == b.count else { return false }
         // Native strings hand over their bytes directly: the generic zip over two
         // UTF8Views cost more than the lookups that call this once per header.
         if let equal = a.withContiguousStorageIfAvailable({ x in
