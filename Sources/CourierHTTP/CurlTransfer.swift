@@ -314,7 +314,7 @@ final class CurlTransfer: @unchecked Sendable {
         defer { headerList = list }
         func append(_ line: String) throws(HTTPError) {
             // curl_slist_append returns NULL (and leaves the list as it was) when out of memory.
-            guard let longer = courier_slist_append(list, line) else {
+            guard let longer = line.withCString({ courier_slist_append(list, $0) }) else {
                 throw HTTPError(kind: .transport, message: "cannot build the request's header list (out of memory)",
                                 curlFunction: "curl_slist_append")
             }
@@ -689,8 +689,10 @@ private func set(_ h: UnsafeMutableRawPointer, _ option: CURLoption, _ value: In
 }
 
 private func set(_ h: UnsafeMutableRawPointer, _ option: CURLoption, _ value: String) {
-    // libcurl copies string options (since 7.17), so a temporary C string is enough.
-    _ = courier_easy_setopt_string(h, option, value)
+    // libcurl copies string options (since 7.17), so a temporary C string is enough:
+    // `withCString` lends a native string's own bytes (passing the String itself made a
+    // copy of them for every option, the URL of every request included).
+    _ = value.withCString { courier_easy_setopt_string(h, option, $0) }
 }
 
 /// A constant: its bytes are a C string already (no temporary made).

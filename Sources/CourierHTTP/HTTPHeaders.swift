@@ -37,7 +37,9 @@ public struct HTTPHeaders: Sendable, Equatable, RandomAccessCollection, Expressi
 
     /// The first value of the field `name`, case-insensitively.
     public subscript(name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveEquals(name) }?.value
+        // By index: `first(where:)` handed every field over as a copy (two strings retained).
+        for index in fields.indices where fields[index].name.caseInsensitiveEquals(name) { return fields[index].value }
+        return nil
     }
 
     /// Every value of the field `name`, in order (`Set-Cookie` comes several times).
@@ -85,8 +87,9 @@ public struct HTTPHeaders: Sendable, Equatable, RandomAccessCollection, Expressi
 extension String {
     /// ASCII case-insensitive comparison, as HTTP field names need.
     package func caseInsensitiveEquals(_ other: String) -> Bool {
+        // Lengths first, before the views are kept: most names compared differ in length.
+        guard utf8.count == other.utf8.count else { return false }
         let a = utf8, b = other.utf8
-        guard a.count == b.count else { return false }
         // Native strings hand over their bytes directly: the generic zip over two
         // UTF8Views cost more than the lookups that call this once per header.
         if let equal = a.withContiguousStorageIfAvailable({ x in

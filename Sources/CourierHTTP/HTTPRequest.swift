@@ -117,8 +117,8 @@ public struct HTTPRequestOptions: Sendable {
     /// to libcurl, and TLS settings held inline cost five string retains (and releases) per copy.
     private var tlsStorage: TLSStorage?
 
-    /// ``tls`` when any of its settings differs from the defaults.
-    var nonDefaultTLS: TLSOptions? { tlsStorage?.options }
+    /// ``tls`` when any of its settings differs from the defaults (nil costs nothing to ask).
+    package var nonDefaultTLS: TLSOptions? { tlsStorage?.options }
     /// Cookies are read from and stored into this jar; `nil` disables cookies.
     public var cookieJar: CookieJar?
     /// Bodies above this size fail the request (`responseTooLarge`) instead of exhausting memory. Default 256 MiB.

@@ -69,6 +69,14 @@ package final class ConsoleReporter: Sendable {
     }
 
     package func handle(_ event: RunEvent) {
+        // `-q` without `-v` shows nothing of a step or an attempt as it happens: returned
+        // before anything is taken out of the event (which copied the whole step result).
+        if options.quiet && !options.verbose {
+            switch event {
+            case .stepFinished, .attemptFinished, .attemptRetried: return
+            case .workflowStarted, .workflowFinished, .warning: break
+            }
+        }
         // Rendered outside the lock: transcripts of large bodies take time.
         let text: String
         switch event {

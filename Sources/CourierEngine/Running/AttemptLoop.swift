@@ -33,15 +33,29 @@ struct AttemptOutcome {
     var transportError: HTTPError.Kind?
 
     /// Expectations and captures that did not hold.
-    var failures: [ExpectationResult] { expectations.filter(\.failed) }
+    var failures: [ExpectationResult] { expectations.filter { $0.outcome == .failed } }
 
     /// Every expectation and capture held.
-    var succeeded: Bool { error == nil && !expectations.contains(where: \.failed) }
+    var succeeded: Bool {
+        // Matched, not compared with nil (which copied the error), and the stored outcome
+        // read rather than `failed`, a getter of another module, to which each was copied.
+        guard case .none = error else { return false }
+        return !anyFailed
+    }
 
     var stepOutcome: StepOutcome {
         if let error { return .errored(error) }
         // Asked first: `failures` copies every expectation it keeps, and most steps pass.
-        return expectations.contains(where: \.failed) ? .failed(failures) : .passed
+        return anyFailed ? .failed(failures) : .passed
+    }
+
+    /// By index and by pattern: `contains` handed each expectation over as a copy, and `==`
+    /// on another module's enum went through its generic witness.
+    private var anyFailed: Bool {
+        for index in expectations.indices {
+            if case .failed = expectations[index].outcome { return true }
+        }
+        return false
     }
 }
 

@@ -253,8 +253,9 @@ final class WorkflowRunner {
     /// `Authorization` and `Cookie` values are secrets whatever the workflow says:
     /// a server may echo them back in a body, where no header name marks them.
     private func recordCredentials(in headers: HTTPHeaders) {
-        // Most blocks hold no credential: asked of each name in place, no field copied.
-        guard headers.fields.contains(where: { CredentialHeaders.isCredential($0.name) }) else { return }
+        // Most blocks hold no credential: asked of each name in place (by index: `contains`
+        // handed every field over as a copy).
+        guard headers.fields.indices.contains(where: { CredentialHeaders.isCredential(headers.fields[$0].name) }) else { return }
         for index in headers.indices {
             // By index, not `for field in`: most fields are not credentials, and the
             // loop then copies no field (two strings to retain and release each).
@@ -601,7 +602,7 @@ final class WorkflowRunner {
 
         recordCredentials(in: httpRequest.headers)
         // The spec counts `tls.password` among the secrets, whoever wrote it where.
-        if let password = httpRequest.options.tls.password, !password.isEmpty { addSecretText(password) }
+        if let password = httpRequest.options.nonDefaultTLS?.password, !password.isEmpty { addSecretText(password) }
         addURLCredentials(of: httpRequest.url)
         // The proxy: the step's or --proxy, else the environment's, as libcurl picks it.
         if let proxy = httpRequest.options.proxy { addURLCredentials(of: proxy) }
@@ -650,7 +651,7 @@ final class WorkflowRunner {
         var abortMatched = false
         if let abortIf {
             abortMatched = !ExpectationChecker(renderer: renderer).check(abortIf, response: view, stepRange: step.range)
-                .contains(where: \.failed)
+                .contains { $0.outcome == .failed }
         }
 
         // Captures: the step's own later captures may use earlier ones, so each one is
