@@ -48,8 +48,8 @@ test: deps venv corpora
 fuzz: deps corpora
 	@Scripts/fuzz.sh
 
-# The whole suite under AddressSanitizer, then ThreadSanitizer, each in its own build path,
-# the integration tests running the sanitized `courier`. Slow; not part of CI.
+# The whole suite under AddressSanitizer in its own build path, the integration tests running
+# the sanitized `courier` (Scripts/sanitize.sh thread adds ThreadSanitizer). Slow; not part of CI.
 sanitize: deps venv corpora
 	@Scripts/sanitize.sh
 

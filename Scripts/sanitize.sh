@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# `make sanitize`: the whole test suite once under AddressSanitizer and once under
-# ThreadSanitizer, each built into its own build path (.build/asan, .build/tsan) so the normal
+# `make sanitize`: the whole test suite under AddressSanitizer (and ThreadSanitizer when asked
+# for), each built into its own build path (.build/asan, .build/tsan) so the normal
 # debug build stays as it is; the integration tests run that sanitized `courier` (COURIER_BIN).
 #
-#   Scripts/sanitize.sh [address|thread ...]   default: both, address first
+#   Scripts/sanitize.sh [address|thread ...]   default: address (thread: see below)
 #   SANITIZE_ARGS='--filter X'                 extra `swift test` arguments
 #
 # A sanitizer report aborts the test process, so a run's exit status says whether it found
@@ -13,7 +13,11 @@ cd "$(dirname "$0")/.."
 export PATH=$PATH:/opt/swift/usr/bin
 
 sanitizers=("$@")
-[ ${#sanitizers[@]} -gt 0 ] || sanitizers=(address thread)
+# ThreadSanitizer only when asked for: with Swift 6.3 on Linux it does not see
+# Synchronization.Mutex as a lock (a 15-line program, one thread appending to a Mutex-guarded
+# array and another reading it, both inside `withLock`, is reported as a race), so every value
+# handed between threads through a Mutex (the driver's inbox, a transfer) is reported too.
+[ ${#sanitizers[@]} -gt 0 ] || sanitizers=(address)
 
 
 # detect_leaks=0: the Swift runtime keeps metadata caches and the test harness's globals until
@@ -46,7 +50,9 @@ for sanitizer in "${sanitizers[@]}"; do
   # bug. Threads take their default stack size from this limit: 256 MB for the sanitized run;
   # `make test` checks the limits against the frames of the real binary and 8 MB.
   # shellcheck disable=SC2086
-  ( ulimit -s 262144 && COURIER_BIN=$PWD/$path/debug/courier COURIER_PYTHON=$PWD/.venv/bin/python3 \
+  # COURIER_SANITIZED: the integration harness waits longer for its servers, and skips the one
+  # bound AddressSanitizer's quarantine makes meaningless (peak RSS).
+  ( ulimit -s 262144 && COURIER_SANITIZED=$sanitizer COURIER_BIN=$PWD/$path/debug/courier COURIER_PYTHON=$PWD/.venv/bin/python3 \
     swift test --skip-build --build-path "$path" ${SANITIZE_ARGS:-} >"$path/test.log" 2>&1 )
   status=$?
   grep -E "Test run with|SUMMARY: (Address|Thread)Sanitizer" "$path/test.log" | tail -3

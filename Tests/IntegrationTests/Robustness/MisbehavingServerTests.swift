@@ -28,7 +28,7 @@ final class MisbehavingServer: Sendable {
         let box = try LaunchedProcess.launch([python, script, "--port-file", portFile.path],
                                              log: directory.appendingPathComponent("server.log"))
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(30)
+        let deadline = clock.now + .seconds(Paths.serverStartSeconds)
         while clock.now < deadline {
             if let text = try? String(contentsOf: portFile, encoding: .utf8),
                let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), port > 0 {
@@ -38,7 +38,7 @@ final class MisbehavingServer: Sendable {
             try await Task.sleep(for: .milliseconds(10))
         }
         box.stop()
-        throw HarnessError("misbehaving.py did not write its port file within 30 s")
+        throw HarnessError("misbehaving.py did not write its port file within \(Paths.serverStartSeconds) s")
     }
 
     func stop() {
@@ -141,7 +141,9 @@ struct MisbehavingServerTests {
         #expect(!result.allOutput.contains("a URL needs a scheme"), "not an invalid URL\n\(result.context)")
         #expect(!result.allOutput.lowercased().contains("out of memory") || scenario.kind == "header_too_large",
                 result.context)
-        #expect(run.peakKiB > 0 && run.peakKiB < Self.peakBoundKiB,
+        // Under AddressSanitizer freed memory waits in its quarantine (256 MB), so the peak
+        // says nothing of what courier holds: the bound is checked in every other build.
+        #expect(run.peakKiB > 0 && (run.peakKiB < Self.peakBoundKiB || Paths.sanitizer == "address"),
                 "peak RSS \(run.peakKiB) KiB, bound \(Self.peakBoundKiB) KiB")
         // Every scenario ends by itself well inside the harness's 30 s (5 s request timeout at most).
         #expect(result.duration < .seconds(15), "took \(result.duration)")

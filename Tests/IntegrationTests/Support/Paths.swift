@@ -14,6 +14,14 @@ enum Paths {
     /// True on CI (`CI` set and not empty): missing tools fail tests instead of being known issues.
     static var onCI: Bool { !(environment["CI"] ?? "").isEmpty }
 
+    /// `address` or `thread` under `make sanitize` (`COURIER_SANITIZED`), else nil.
+    static var sanitizer: String? { environment["COURIER_SANITIZED"].flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// How long a test server may take to write its port file: 30 s (CI machines are busy
+    /// while the suite runs), 180 s under a sanitizer, where the whole suite runs several
+    /// times slower and a harness task can wait that long for the cooperative pool.
+    static var serverStartSeconds: Int { sanitizer == nil ? 30 : 180 }
+
     /// `COURIER_BIN`, else `<root>/.build/debug/courier`.
     static func courierBinary() throws -> String {
         let path = environment["COURIER_BIN"].flatMap { $0.isEmpty ? nil : $0 }

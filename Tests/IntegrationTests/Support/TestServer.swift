@@ -31,7 +31,7 @@ final class TestServer: Sendable {
         self.directory = directory
     }
 
-    /// Starts the server and waits (at most 30 s: CI machines are busy while the suite runs) for its port file.
+    /// Starts the server and waits (at most ``Paths/serverStartSeconds``) for its port file.
     static func start() async throws -> TestServer {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("courier-it-server-\(UUID().uuidString)")
@@ -43,7 +43,7 @@ final class TestServer: Sendable {
         let box = try LaunchedProcess.launch([python, Paths.testServerScript.path, "--port-file", portFile.path], log: log)
 
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(30)
+        let deadline = clock.now + .seconds(Paths.serverStartSeconds)
         while clock.now < deadline {
             if let text = try? String(contentsOf: portFile, encoding: .utf8),
                let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), port > 0 {
@@ -54,7 +54,7 @@ final class TestServer: Sendable {
         }
         box.stop()
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        throw HarnessError("testserver.py did not write its port file within 30 s; its output:\n\(output)")
+        throw HarnessError("testserver.py did not write its port file within \(Paths.serverStartSeconds) s; its output:\n\(output)")
     }
 
     /// Closes the launcher's stdin (it terminates the server), then SIGTERM and SIGKILL if need be.
