@@ -54,11 +54,7 @@ package struct RequestOptions: Sendable {
 
     /// No field is written, `auth` included (a request holds no copy of such options).
     /// `RequestOptionLayeringTests` fails when a field is added and not checked here.
-    package var writesNothing: Bool {
-        baseURL == nil && headers.isEmpty && timeout == nil && connectTimeout == nil && followRedirects == nil
-            && maxRedirects == nil && httpVersion == nil && compressed == nil && cookies == nil && proxy == nil
-            && tls == nil && retry == nil && auth == nil
-    }
+    package var writesNothing: Bool { isEmpty && auth == nil }
 
     /// The built-in values of spec section 6, the bottom layer: every option that has one is set.
     /// `base_url`, `http_version` (negotiated by libcurl), `proxy` (the environment's) and the
@@ -103,7 +99,8 @@ package struct RequestOptions: Sendable {
         }
     }
 
-    /// Sets nothing: laid over a layer, gives that layer (`merged` has already dropped its `null` headers).
+    /// Sets no layered option (everything but `auth`, which is not layered): laid over a
+    /// layer, gives that layer (`merged` has already dropped its `null` headers).
     private var isEmpty: Bool {
         baseURL == nil && headers.isEmpty && timeout == nil && connectTimeout == nil && followRedirects == nil
             && maxRedirects == nil && httpVersion == nil && compressed == nil && cookies == nil && proxy == nil
