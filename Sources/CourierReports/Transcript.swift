@@ -26,28 +26,7 @@ package enum Transcript {
             lines.append("> \(field.name): \(CredentialHeaders.shown(field))")
         }
         if let body = request.body {
-            switch body.kind {
-            case .bytes:
-                lines.append(">")
-                lines.append(bodyText(body, limit: bodyLimit, policy: policy, pretty: verbose))
-            case .file:
-                lines.append(">")
-                lines.append("<file \(body.file ?? "")>")
-            case .stream:
-                lines.append(">")
-                lines.append("<stream>")
-            case .multipart:
-                lines.append(">")
-                for part in body.parts {
-                    if let value = part.value {
-                        lines.append("[part \(part.name)] \(value)")
-                    } else if let file = part.file {
-                        lines.append("[part \(part.name)] <file \(file)>")
-                    } else {
-                        lines.append("[part \(part.name)] <\(part.bytes ?? 0) bytes>")
-                    }
-                }
-            }
+            lines += bodyLines(body, text: bodyText(body, limit: bodyLimit, policy: policy, pretty: verbose))
         }
         lines.append("")
         if let response = attempt.response {
@@ -71,6 +50,22 @@ package enum Transcript {
             lines.append("* no response: \(error.description)")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A request body after its headers: `>`, then its text (`text`, for bytes), `<file …>`,
+    /// `<stream>` or one line per multipart part.
+    package static func bodyLines(_ body: BodyRecord, text: @autoclosure () -> String) -> [String] {
+        switch body.kind {
+        case .bytes: return [">", text()]
+        case .file: return [">", "<file \(body.file ?? "")>"]
+        case .stream: return [">", "<stream>"]
+        case .multipart:
+            return [">"] + body.parts.map { part in
+                if let value = part.value { return "[part \(part.name)] \(value)" }
+                if let file = part.file { return "[part \(part.name)] <file \(file)>" }
+                return "[part \(part.name)] <\(part.bytes ?? 0) bytes>"
+            }
+        }
     }
 
     /// The recorded body's text, masked again and cut to `limit` bytes; binary bodies

@@ -50,24 +50,9 @@ extension HTMLReport {
         var lines = ["> \(request.method) \(request.url)"]
         lines += request.headers.map { "> \($0.name): \(CredentialHeaders.shown($0))" }
         if let body = request.body {
-            switch body.kind {
-            case .bytes:
-                let text = Transcript.bodyText(body, limit: bodyLimit, policy: context.policy)
-                if !text.isEmpty { lines += [">", text] }
-            case .file: lines += [">", "<file \(body.file ?? "")>"]
-            case .stream: lines += [">", "<stream>"]
-            case .multipart:
-                lines.append(">")
-                for part in body.parts {
-                    if let value = part.value {
-                        lines.append("[part \(part.name)] \(value)")
-                    } else if let file = part.file {
-                        lines.append("[part \(part.name)] <file \(file)>")
-                    } else {
-                        lines.append("[part \(part.name)] <\(part.bytes ?? 0) bytes>")
-                    }
-                }
-            }
+            let text = body.kind == .bytes ? Transcript.bodyText(body, limit: bodyLimit, policy: context.policy) : ""
+            // An empty body shows nothing here (the transcript keeps its `>` line).
+            if body.kind != .bytes || !text.isEmpty { lines += Transcript.bodyLines(body, text: text) }
         }
         return lines.joined(separator: "\n")
     }
