@@ -251,7 +251,7 @@ package final class ConsoleReporter: Sendable {
     static func requestRate(_ run: RunResult) -> String {
         let requests = run.requestsSent
         let seconds = Double(max(1, run.durationMicroseconds)) / 1_000_000
-        return ", \(requests) request\(requests == 1 ? "" : "s") (\(fixed(Double(requests) / seconds, decimals: 1))/s)"
+        return ", \(requests) request\(requests == 1 ? "" : "s") (\(DecimalText.fixed(Double(requests) / seconds, decimals: 1))/s)"
     }
 
     /// Counts per outcome, time and requests, then PASSED, FAILED or INTERRUPTED.
@@ -386,20 +386,7 @@ package final class ConsoleReporter: Sendable {
     static func duration(_ microseconds: Int) -> String {
         microseconds < 1_000_000
             ? "\(max(0, microseconds) / 1000) ms"
-            : fixed(Double(microseconds) / 1_000_000, decimals: 2) + " s"
-    }
-
-    /// `value` with `decimals` digits after the point (half away from zero), for the
-    /// summary's times and rates: `String(format:)` first sets up Foundation's locale
-    /// machinery, about half a millisecond at the end of every run.
-    static func fixed(_ value: Double, decimals: Int) -> String {
-        var scale = 1
-        for _ in 0..<decimals { scale *= 10 }
-        guard value.isFinite, abs(value) < Double(Int.max / scale) else { return "\(value)" }
-        let scaled = Int((abs(value) * Double(scale)).rounded())
-        let fraction = String(scaled % scale)
-        let digits = decimals == 0 ? "" : "." + String(repeating: "0", count: decimals - fraction.count) + fraction
-        return (value < 0 && scaled != 0 ? "-" : "") + String(scaled / scale) + digits
+            : DecimalText.fixed(Double(microseconds) / 1_000_000, decimals: 2) + " s"
     }
 
     // MARK: - Colour

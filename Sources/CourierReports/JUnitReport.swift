@@ -101,6 +101,6 @@ package enum JUnitReport {
 
     /// Seconds with three decimals, as the XSD's SUREFIRE_TIME allows.
     static func seconds(_ microseconds: Int) -> String {
-        String(format: "%.3f", Double(max(0, microseconds)) / 1_000_000)
+        DecimalText.fixed(Double(max(0, microseconds)) / 1_000_000, decimals: 3)
     }
 }

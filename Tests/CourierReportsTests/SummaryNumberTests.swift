@@ -2,15 +2,16 @@
 import Foundation
 import Testing
 
-/// The summary line's times and rates are formatted without Foundation's `String(format:)`
-/// (its locale set-up cost half a millisecond per run); they must read the same.
+/// Report numbers (the summary's times and rates, JUnit's `time`) are formatted without
+/// Foundation's `String(format:)` (its locale set-up cost half a millisecond per run); they
+/// must read the same.
 @Suite struct SummaryNumberTests {
     @Test(arguments: [
         (12.345, 1, "12.3"), (0.05, 1, "0.1"), (24214.04, 1, "24214.0"), (1.005, 2, "1.00"), (1234.5678, 2, "1234.57"),
-        (0.001, 2, "0.00"), (2.5, 0, "3"), (99.999, 2, "100.00"), (7, 3, "7.000"),
+        (0.001, 2, "0.00"), (2.5, 0, "3"), (99.999, 2, "100.00"), (7, 3, "7.000"), (0.0125, 3, "0.013"),
     ])
     func examples(value: Double, decimals: Int, expected: String) {
-        #expect(ConsoleReporter.fixed(value, decimals: decimals) == expected)
+        #expect(DecimalText.fixed(value, decimals: decimals) == expected)
     }
 
     @Test("agrees with printf's %.Nf away from exact halves") func agreesWithPrintf() {
@@ -23,7 +24,7 @@ import Testing
                 let scaled = value * pow(10, Double(decimals))
                 // An exact half rounds to even in printf and away from zero here: not compared.
                 if scaled - scaled.rounded(.down) == 0.5 { continue }
-                #expect(ConsoleReporter.fixed(value, decimals: decimals) == String(format: "%.\(decimals)f", value), "\(value)")
+                #expect(DecimalText.fixed(value, decimals: decimals) == String(format: "%.\(decimals)f", value), "\(value)")
             }
         }
     }
