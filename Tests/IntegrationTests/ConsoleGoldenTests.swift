@@ -83,11 +83,10 @@ struct ConsoleGoldenTests {
         try check("failing", Self.normalised(result.stdout, server: server), result.context)
     }
 
-    @Test("a retried step: RETRY lines as they happen, the attempts on the step line, every attempt counted as a request (golden)")
-    func retried() async throws {
+    /// A step that fails twice (its server counts by `key`) and passes on the third attempt.
+    private func runFlakyStep(key: String, extra: [String] = []) async throws -> (ProcessResult, TestServer, String) {
         let server = try TestServer.shared()
         let workspace = try Workspace()
-        let key = "console-\(UUID().uuidString.prefix(8))"
         try workspace.write("retry.yaml", """
             name: retried
             steps:
@@ -96,7 +95,13 @@ struct ConsoleGoldenTests {
                 retry: { attempts: 3, delay: 10ms }
                 expect: { status: 200 }
             """)
-        let result = try await Courier.run(files: ["retry.yaml"], workspace: workspace, server: server)
+        let result = try await Courier.run(files: ["retry.yaml"], workspace: workspace, server: server, extra: extra)
+        return (result, server, key)
+    }
+
+    @Test("a retried step: RETRY lines as they happen, the attempts on the step line, every attempt counted as a request (golden)")
+    func retried() async throws {
+        let (result, server, key) = try await runFlakyStep(key: "console-\(UUID().uuidString.prefix(8))")
         #expect(result.status == 0, result.context)
         #expect(result.stdout.contains(", 3 requests ("), result.context)
         try check("retried", Self.normalised(result.stdout, server: server, key: key), result.context)
@@ -104,18 +109,7 @@ struct ConsoleGoldenTests {
 
     @Test("-v, a step retried twice: attempt 1's exchange, its RETRY line, attempt 2's, its RETRY line, the step's line, attempt 3's (golden)")
     func retriedVerbose() async throws {
-        let server = try TestServer.shared()
-        let workspace = try Workspace()
-        let key = "console-v-\(UUID().uuidString.prefix(8))"
-        try workspace.write("retry.yaml", """
-            name: retried
-            steps:
-              - name: flaky
-                request: { url: "{{ base_url }}/flaky?key=\(key)&fail=2" }
-                retry: { attempts: 3, delay: 10ms }
-                expect: { status: 200 }
-            """)
-        let result = try await Courier.run(files: ["retry.yaml"], workspace: workspace, server: server, extra: ["-v"])
+        let (result, server, key) = try await runFlakyStep(key: "console-v-\(UUID().uuidString.prefix(8))", extra: ["-v"])
         #expect(result.status == 0, result.context)
         // The Host header libcurl sent names the server's port.
         let host = server.baseURL.replacingOccurrences(of: "http://", with: "")
