@@ -53,7 +53,10 @@ final class LoopbackServer: @unchecked Sendable {
     var snapshot: Stats { stats.withLock { $0 } }
 
     /// Waits (bounded) until `condition` holds for the server's counters.
-    func wait(upTo seconds: Double = 10, until condition: (Stats) -> Bool) async -> Bool {
+    /// Returns as soon as `condition` holds; the bound is generous because on a loaded
+    /// two-core machine the tasks that make it hold may wait long for the pool (a 10 s bound
+    /// once ran out in a full run).
+    func wait(upTo seconds: Double = 60, until condition: (Stats) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         while ContinuousClock.now < deadline {
             if condition(snapshot) { return true }
