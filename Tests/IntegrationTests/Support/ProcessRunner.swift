@@ -40,26 +40,37 @@ enum ProcessRunner {
         let outHandle = try FileHandle(forWritingTo: outURL)
         let errHandle = try FileHandle(forWritingTo: errURL)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        if let environment { process.environment = environment }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-
         // The exit, the Ctrl-C and the timeout are timed off the cooperative pool (2 threads
         // here): a test process whose pool is busy (report validation, a server stopping) must
         // neither send its SIGINT late nor see a run last longer than it did.
         let watch = ExitWatch()
-        process.terminationHandler = { _ in watch.exited() }
-        do {
-            try process.run()
-        } catch {
-            try? outHandle.close()
-            try? errHandle.close()
-            throw HarnessError("cannot start \(executable): \(error)")
+        var process = Process()
+        // A script a test has just written may still be open for writing in a child that
+        // another thread forked meanwhile (until that child execs): exec then fails with
+        // ETXTBSY ("Text file busy"). Like Go's os/exec, try again for a little while.
+        for attempt in 1...50 {
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            if let directory { process.currentDirectoryURL = directory }
+            if let environment { process.environment = environment }
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = outHandle
+            process.standardError = errHandle
+            process.terminationHandler = { _ in watch.exited() }
+            do {
+                try process.run()
+                break
+            } catch {
+                let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+                if underlying?.domain == NSPOSIXErrorDomain && underlying?.code == Int(ETXTBSY) && attempt < 50 {
+                    try await Task.sleep(for: .milliseconds(20))
+                    continue
+                }
+                try? outHandle.close()
+                try? errHandle.close()
+                throw HarnessError("cannot start \(executable): \(error)")
+            }
         }
         let pid = process.processIdentifier
         let timers = DispatchQueue(label: "courier.tests.process-timers")
