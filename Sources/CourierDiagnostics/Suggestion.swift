@@ -4,21 +4,39 @@
 /// swapped pair of letters (`hedaers`) costs one edit. The allowed distance
 /// grows with the word: none up to 2 characters, 1 up to 4, 2 up to 8, then 3 — short
 /// words would otherwise "match" nearly anything. Comparison ignores case.
+/// Of several equally close candidates, the first wins.
 package func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
-    let target = Array(word.lowercased().unicodeScalars)
-    guard !target.isEmpty else { return nil }
-    let threshold = target.count <= 2 ? 0 : (target.count <= 4 ? 1 : (target.count <= 8 ? 2 : 3))
+    guard let target = TypoTarget(word) else { return nil }
     var best: (candidate: String, distance: Int)?
     for candidate in candidates {
-        let other = Array(candidate.lowercased().unicodeScalars)
-        if other == target { return candidate }
-        if abs(other.count - target.count) > threshold { continue }
-        let distance = editDistance(target, other)
-        if distance <= threshold, distance < (best?.distance ?? .max) {
-            best = (candidate, distance)
-        }
+        guard let distance = target.distance(to: candidate) else { continue }
+        if distance == 0 { return candidate }
+        if distance < (best?.distance ?? .max) { best = (candidate, distance) }
     }
     return best?.candidate
+}
+
+/// A word that may be a typo, ready to be compared with candidates (see ``suggestion(for:among:)``).
+package struct TypoTarget {
+    private let scalars: [Unicode.Scalar]
+    private let threshold: Int
+
+    /// Nil for the empty word, which resembles nothing.
+    package init?(_ word: String) {
+        scalars = Array(word.lowercased().unicodeScalars)
+        guard !scalars.isEmpty else { return nil }
+        threshold = scalars.count <= 2 ? 0 : (scalars.count <= 4 ? 1 : (scalars.count <= 8 ? 2 : 3))
+    }
+
+    /// The distance to `candidate` when it is within the word's allowance, else nil.
+    /// 0 means the same word up to case.
+    package func distance(to candidate: String) -> Int? {
+        let other = Array(candidate.lowercased().unicodeScalars)
+        if other == scalars { return 0 }
+        if abs(other.count - scalars.count) > threshold { return nil }
+        let distance = editDistance(scalars, other)
+        return distance <= threshold ? distance : nil
+    }
 }
 
 /// Optimal string alignment distance (insertions, deletions, substitutions, transpositions).

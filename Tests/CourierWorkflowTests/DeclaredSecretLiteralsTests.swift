@@ -116,4 +116,16 @@ import Testing
                                           "secret 'creds.b[1]' is too short to mask safely (2 characters; at least 4)"])
         #expect(errors.first?.range?.start.line == 2 && errors.first?.range?.start.column == 8)
     }
+
+    /// A file that never writes `secrets` or `password` is skipped without reading, but a
+    /// key spelled with escapes is still read: the quick test looks for backslashes too.
+    @Test func keysSpelledWithEscapesAreStillRead() {
+        #expect(declaredSecretLiterals(in: "steps:\n  - request: { url: http://h/, headers: { X-Pass: not-declared-0001 } }\n").isEmpty)
+        let escaped = """
+            "\\x73ecrets": { token: escaped-key-0001 }
+            steps:
+              - request: { url: http://h/, tls: { "pass\\u0077ord": escaped-pw-0002 } }
+            """
+        #expect(Set(declaredSecretLiterals(in: escaped)) == ["escaped-key-0001", "escaped-pw-0002"])
+    }
 }

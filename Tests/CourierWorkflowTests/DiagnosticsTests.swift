@@ -17,6 +17,33 @@ import Testing
         #expect(suggestion(for: word, among: ["headers", "method", "2", "1.1"]) == nil)
     }
 
+    /// The growing form answers as the one-shot search would over the names that the
+    /// question accepts at that moment, however the accepted set changes between questions.
+    @Test func growingSuggestionsFollowTheAcceptedNames() {
+        var suggestions = GrowingSuggestions()
+        var defined: Set<String> = []
+        func ask(_ word: String) -> String? { suggestions.closest(to: word) { defined.contains($0) } }
+        #expect(ask("tokne") == nil)
+        for name in ["user", "token", "tokens"] {
+            suggestions.offer(name)
+            defined.insert(name)
+        }
+        #expect(ask("tokne") == "token")
+        #expect(ask("tokne") == suggestion(for: "tokne", among: ["user", "token", "tokens"]))
+        defined.remove("token")
+        #expect(ask("tokne") == "tokens")
+        defined.remove("tokens")
+        #expect(ask("tokne") == nil)
+        // Case alone is the closest of all, even when offered last.
+        suggestions.offer("TOKNE")
+        defined.formUnion(["token", "TOKNE"])
+        #expect(ask("tokne") == "TOKNE")
+        // Of equally close names, the first offered.
+        var ties = GrowingSuggestions()
+        for name in ["tokem", "tokel"] { ties.offer(name) }
+        #expect(ties.closest(to: "token") { _ in true } == "tokem")
+    }
+
     @Test func longLinesShowAWindowAroundTheCaret() {
         let sources = SourceStore()
         let line = String(repeating: "a", count: 300) + "!" + String(repeating: "b", count: 300)

@@ -92,6 +92,50 @@ import Testing
         #expect(p7 == ["t.yaml:4:26: error: unknown step id 'logni' in 'steps.logni'; did you mean 'login'?"])
     }
 
+    /// Did-you-mean offers only names defined at the point of use: not an include's
+    /// `vars:` outside it, and a capture only once made.
+    @Test func suggestionsComeFromTheScopeOfTheUse() throws {
+        let yaml = """
+            steps:
+              - include: _a.yaml
+                vars: { region: eu }
+              - request: { url: "/{{ regoin }}" }
+              - request: { url: "/{{ sesion }}" }
+                capture: { session: $.s }
+              - request: { url: "/{{ sesion }}" }
+            """
+        let files = ["_a.yaml": "- request: { url: \"/{{ regoin }}\" }\n"]
+        let problems = try check(yaml, files: files)
+        #expect(problems == [
+            "_a.yaml:1:24: error: unknown variable 'regoin'; did you mean 'region'?",
+            "t.yaml:4:26: error: unknown variable 'regoin'; define it in 'vars:', capture it in an earlier step, or pass --var regoin=VALUE",
+            "t.yaml:5:26: error: unknown variable 'sesion'; define it in 'vars:', capture it in an earlier step, or pass --var sesion=VALUE",
+            "t.yaml:7:26: error: unknown variable 'sesion'; did you mean 'session'?",
+        ])
+    }
+
+    /// An unknown step id that resembles none lists the earlier ids when they are few,
+    /// and only counts them when there are many (a generated workflow has thousands).
+    @Test func unknownStepIDAmongManyIsCounted() throws {
+        var yaml = "steps:\n"
+        for i in 0..<20 { yaml += "  - id: s\(i)\n    request: { url: /\(i) }\n" }
+        yaml += "  - request: { url: \"/{{ steps.zzzzzz.status }}\" }\n"
+        #expect(try check(yaml) == [
+            "t.yaml:42:26: error: unknown step id 'zzzzzz' in 'steps.zzzzzz'; no earlier step of the 20 with an id has it",
+        ])
+    }
+
+    /// A name left undefined in every step of a long generated workflow is a warning at
+    /// each use, with every capture before it in scope. (That this takes time in
+    /// proportion to the workflow is guarded by Benchmarks/guard.sh, not timed here.)
+    @Test func oneUnknownNameInEveryStepOfALongWorkflow() throws {
+        var yaml = "steps:\n"
+        for i in 0..<3_000 { yaml += "  - request: { url: \"/{{ base }}/\(i)\" }\n    capture: { id\(i): $.id }\n" }
+        let problems = try check(yaml, commandLineKnown: false)
+        #expect(problems.count == 3_000)
+        #expect(problems.allSatisfy { $0.contains("warning: variable 'base' is not defined in the workflow") })
+    }
+
     @Test func includeVarsAreVisibleInsideOnlyAndCapturesAfterwards() throws {
         let yaml = """
             steps:

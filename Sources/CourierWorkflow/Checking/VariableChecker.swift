@@ -65,6 +65,7 @@ package struct VariableChecker {
     /// only at run time, could use names not listed.
     package static func usedNames(in workflow: Workflow) -> (names: Set<String>, runTimeIncludes: Bool) {
         var walker = Walker(defined: [])
+        walker.reportsProblems = false
         walker.collectDefinitions(workflow)
         walker.checkWorkflow(workflow)
         let names = walker.used.union(workflow.vars.map(\.name)).union(workflow.secrets.map(\.name))
@@ -75,7 +76,7 @@ package struct VariableChecker {
     /// names and step ids that exist at that point of the run.
     package static func check(steps: [Step], definedNames: Set<String>, stepIDs: Set<String>) -> [Diagnostic] {
         var walker = Walker(defined: definedNames)
-        walker.ids = stepIDs
+        walker.defineStepIDs(stepIDs)
         walker.checkSteps(steps)
         return walker.result
     }
@@ -83,9 +84,14 @@ package struct VariableChecker {
 
 private struct Walker {
     /// Names defined at the current point.
-    var defined: Set<String>
+    private(set) var defined: Set<String>
     /// Step ids whose step ran before the current point.
-    var ids: Set<String> = []
+    private(set) var ids: Set<String> = []
+    /// Did-you-mean for unknown names and step ids: every name and id defined
+    /// anywhere in the walk is offered, and only those defined at the point of a
+    /// use are suggested there.
+    private var nameSuggestions = GrowingSuggestions()
+    private var idSuggestions = GrowingSuggestions()
     /// Every definition anywhere in the workflow, for "defined later" messages.
     var everywhere: [String: SourceRange] = [:]
     var idsEverywhere: [String: SourceRange] = [:]
@@ -102,9 +108,31 @@ private struct Walker {
     var used: Set<String> = []
     /// An `include:` with a templated path was met anywhere.
     var sawRunTimeInclude = false
+    /// False when only `used` is wanted: no diagnostic is made.
+    var reportsProblems = true
 
     init(defined: Set<String>) {
         self.defined = defined
+        for name in defined { nameSuggestions.offer(name) }
+        nameSuggestions.offer("env")
+        nameSuggestions.offer("steps")
+    }
+
+    /// Defines `name` from here on; returns whether it is new at this point.
+    @discardableResult
+    private mutating func define(_ name: String) -> Bool {
+        nameSuggestions.offer(name)
+        return defined.insert(name).inserted
+    }
+
+    /// Makes step ids known from here on (a run-time include's caller knows them).
+    mutating func defineStepIDs(_ stepIDs: Set<String>) {
+        for id in stepIDs { defineStepID(id) }
+    }
+
+    private mutating func defineStepID(_ id: String) {
+        idSuggestions.offer(id)
+        ids.insert(id)
     }
 
     /// Diagnostics in order, each once (a file included twice is checked twice).
@@ -138,7 +166,7 @@ private struct Walker {
     mutating func checkWorkflow(_ workflow: Workflow) {
         for definition in workflow.vars + workflow.secrets {
             visit(definition.value)
-            defined.insert(definition.name)
+            define(definition.name)
         }
         if let auth = workflow.auth {
             checkSteps(auth.login)
@@ -154,8 +182,8 @@ private struct Walker {
         // `defaults:` is rendered for every request: a name captured by any
         // step may be meant for the requests after it.
         let saved = (defined, ids)
-        defined.formUnion(everywhere.keys)
-        ids.formUnion(idsEverywhere.keys)
+        for name in everywhere.keys { define(name) }
+        for id in idsEverywhere.keys { defineStepID(id) }
         visit(workflow.defaults)
         (defined, ids) = saved
 
@@ -168,6 +196,11 @@ private struct Walker {
         for step in steps { checkStep(step) }
     }
 
+    /// Checks one step. What it defines for itself (`item`, `index`, an include's
+    /// `vars:`) is undone after it; its captures, and those of the steps it
+    /// includes, stay defined for the steps after it. The undo touches only the
+    /// names the step added: copying the whole scope per step made a long
+    /// workflow's check grow with the square of its length.
     private mutating func checkStep(_ step: Step) {
         if let condition = step.condition { visit(condition, context: "'if'") }
         switch step.forEach {
@@ -175,13 +208,13 @@ private struct Walker {
         case .expression(let e)?: visit(e, context: "'for_each'")
         case nil: break
         }
-        let before = defined
+        /// Names this step made defined that were not before it.
+        var introduced: [String] = []
         if step.forEach != nil {
-            defined.insert("item")
-            defined.insert("index")
+            for name in ["item", "index"] where define(name) { introduced.append(name) }
         }
         if let name = step.name { visit(name) }
-        var added: Set<String> = []
+        var kept: Set<String> = []
         switch step.action {
         case .request(let request):
             visit(request)
@@ -191,27 +224,27 @@ private struct Walker {
                 if case .json(let query) = capture.source { visit(query) }
                 if let value = capture.defaultValue { visit(value) }
                 // Later captures of the same step may use earlier ones.
-                defined.insert(capture.name.value)
-                added.insert(capture.name.value)
+                if define(capture.name.value) { introduced.append(capture.name.value) }
+                kept.insert(capture.name.value)
             }
-            if let id = step.id { ids.insert(id.value) }
+            if let id = step.id { defineStepID(id.value) }
         case .include(let include):
             visit(include.path)
             for v in include.vars {
                 visit(v.value)
-                defined.insert(v.name)
+                if define(v.name) { introduced.append(v.name) }
             }
             if let file = include.resolved {
                 includeSites.append(include.path.range)
                 checkSteps(file.steps)
                 includeSites.removeLast()
-                added = Self.captures(in: file.steps)
+                kept = Self.captures(in: file.steps)
             } else if include.path.literalText == nil {
                 open = true
                 sawRunTimeInclude = true
             }
         }
-        defined = before.union(added)
+        for name in introduced where !kept.contains(name) { defined.remove(name) }
     }
 
     /// Names captured by steps (and their includes), recursively.
@@ -420,7 +453,7 @@ private struct Walker {
     }
 
     private mutating func checkName(_ name: String, at range: SourceRange, context: String?) {
-        if defined.contains(name) || name == "env" || name == "steps" { return }
+        if !reportsProblems || defined.contains(name) || name == "env" || name == "steps" { return }
         if name == "item" || name == "index" {
             let place = context.map { " (not in the step's own \($0))" } ?? ""
             report("'\(name)' is defined only inside a step with 'for_each'\(place)", at: range)
@@ -432,7 +465,8 @@ private struct Walker {
             return
         }
         var message = "unknown variable '\(name)'"
-        if let close = suggestion(for: name, among: defined.union(["env", "steps"])) {
+        let defined = defined
+        if let close = nameSuggestions.closest(to: name, where: { defined.contains($0) || $0 == "env" || $0 == "steps" }) {
             message += "; did you mean '\(close)'?"
         } else if !commandLineKnown {
             var notes: [Diagnostic] = []
@@ -447,22 +481,28 @@ private struct Walker {
     }
 
     private mutating func checkStepID(_ id: String, at range: SourceRange) {
-        if ids.contains(id) { return }
+        if !reportsProblems || ids.contains(id) { return }
         if let later = idsEverywhere[id] {
             report("'steps.\(id)' is read before step '\(id)' runs (it is at \(later.start))", at: range,
                    notes: [.note("step '\(id)' is here", at: later)])
             return
         }
         var message = "unknown step id '\(id)' in 'steps.\(id)'"
-        if let close = suggestion(for: id, among: ids) {
+        let ids = ids
+        if let close = idSuggestions.closest(to: id, where: { ids.contains($0) }) {
             message += "; did you mean '\(close)'?"
         } else if ids.isEmpty {
             message += "; give an earlier step 'id: \(id)'"
-        } else {
+        } else if ids.count <= Self.idsListed {
             message += "; earlier steps have ids " + ids.sorted().map { "'\($0)'" }.joined(separator: ", ")
+        } else {
+            message += "; no earlier step of the \(ids.count) with an id has it"
         }
         report(message, at: range)
     }
+
+    /// Up to this many earlier step ids are listed when an unknown one resembles none.
+    private static let idsListed = 12
 
     private mutating func report(_ message: String, at range: SourceRange, notes: [Diagnostic] = []) {
         var notes = notes

@@ -20,6 +20,7 @@ import Foundation
 /// declaredSecretLiterals(in: "secrets:\n  key: s3cr3t\nsteps: [ {")  // ["s3cr3t"]
 /// ```
 package func declaredSecretLiterals(in text: String) -> [String] {
+    guard mayDeclareSecrets(text) else { return [] }
     var collector = SecretLiteralCollector()
     var source = text
     // Each round parses a shorter prefix: the lines before the previous syntax error.
@@ -34,6 +35,34 @@ package func declaredSecretLiterals(in text: String) -> [String] {
     }
     collector.scanLines(of: text)
     return collector.values
+}
+
+/// Whether `text` can hold a `secrets:` or `password:` key at all. Without either word a
+/// key could only be spelled with an escape (`"pass\x77ord"`, or a line break escaped
+/// inside a quoted key), and escapes need a backslash: a file with none of the three
+/// declares nothing, and is neither parsed again nor scanned (a long generated workflow
+/// with warnings paid both, twice the time of its loading).
+private func mayDeclareSecrets(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+        bytes.contains(UInt8(ascii: "\\")) || bytes.containsRun(of: "secrets".utf8) || bytes.containsRun(of: "password".utf8)
+    }
+}
+
+private extension UnsafeBufferPointer<UInt8> {
+    /// Whether `word` occurs in these bytes.
+    func containsRun(of word: String.UTF8View) -> Bool {
+        let word = Array(word)
+        guard let first = word.first, word.count <= count else { return word.isEmpty }
+        var start = startIndex
+        let last = endIndex - word.count
+        while start <= last {
+            guard let at = self[start...last].firstIndex(of: first) else { return false }
+            if self[at..<(at + word.count)].elementsEqual(word) { return true }
+            start = at + 1
+        }
+        return false
+    }
 }
 
 /// Gathers secret literals from node trees and from raw lines, without duplicates.
