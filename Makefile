@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
-.PHONY: all deps build release demo test venv corpora bench fuzz sanitize clean
+.PHONY: all deps build release demo test venv corpora bench guard fuzz sanitize clean
 
 all: build
 
@@ -52,6 +52,12 @@ fuzz: deps corpora
 # the sanitized `courier` (Scripts/sanitize.sh thread adds ThreadSanitizer). Slow; not part of CI.
 sanitize: deps venv corpora
 	@Scripts/sanitize.sh
+
+# The quick regression guard CI runs: callgrind instruction counts of loading, a dry run and
+# a run against local nginx at 500 and 2,000 steps: growth for 4x the steps and the cost per
+# step against Benchmarks/guard-baseline.tsv (Benchmarks/guard.sh --update rewrites it).
+guard: deps
+	@Benchmarks/guard.sh
 
 bench: deps
 	@Scripts/install-deps.sh --bench

@@ -6,7 +6,9 @@ set -euo pipefail
 
 # nginx-light: the HTTP/2 (ALPN) and brotli transport tests, and the HTTP benchmark.
 packages=(libcurl4-openssl-dev libyaml-dev pkg-config openssl python3 ca-certificates curl nginx-light)
-if [ "${1:-}" = "--bench" ]; then packages+=(hyperfine time); fi
+if [ "${1:-}" = "--bench" ]; then packages+=(hyperfine time valgrind); fi
+# valgrind: Benchmarks/guard.sh counts instructions with callgrind.
+if [ "${1:-}" = "--guard" ]; then packages+=(valgrind); fi
 
 missing=()
 for p in "${packages[@]}"; do
