@@ -127,6 +127,28 @@ struct ShardTests {
         #expect(try await JUnitReport.load(workspace.url.appendingPathComponent("r.xml")).testCase("select workflows") != nil)
     }
 
+    @Test("an invalid workflow fails every slice (exit 2, every error printed); each slice's report holds the invalid files of that slice, so they merge")
+    func invalidWorkflow() async throws {
+        let workspace = try Workspace()
+        try writeSuite(workspace)
+        // api/orders.yaml is in slice 3 of 3, api/users.yaml in slice 2 (pinned by the hash).
+        for name in ["orders", "users"] {
+            try workspace.write("suite/api/\(name).yaml", "name: \(name)\nsteps:\n  - request: { url: \"http://127.0.0.1:9/\" }\n    expext: {}\n")
+        }
+        var inReports: [String] = []
+        for index in 1...3 {
+            let result = try await Courier.run(["run", "suite", "--var", "base_url=http://127.0.0.1:9", "--shard", "\(index)/3",
+                                                "--junit", "junit-\(index).xml"], in: workspace.url, environment: Self.noCI)
+            #expect(result.status == 2, result.context)
+            #expect(result.stderr.contains("suite/api/orders.yaml:4:5: error: unknown key 'expext'")
+                    && result.stderr.contains("suite/api/users.yaml:4:5: error: unknown key 'expext'"), result.context)
+            inReports += try await JUnitReport.load(workspace.url.appendingPathComponent("junit-\(index).xml")).cases.compactMap(\.classname)
+        }
+        #expect(inReports.sorted() == ["suite/api/orders", "suite/api/users"])
+        let merge = try await Courier.run(["merge-reports", "merged.xml", "junit-1.xml", "junit-2.xml", "junit-3.xml"], in: workspace.url)
+        #expect(merge.status == 0, merge.context)
+    }
+
     /// The slice `--shard auto` picks from each CI's variables is the one `--shard K/N` names.
     @Test("--shard auto in each CI names the variables on the first line and runs the slice --shard K/N runs", arguments: [
         (["CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "3"], "2/3", "GitLab: CI_NODE_INDEX=2, CI_NODE_TOTAL=3"),

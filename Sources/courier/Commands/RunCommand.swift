@@ -100,7 +100,9 @@ enum RunCommand {
             WorkflowLoading.report(diagnostics, sources: sources, color: stderrColor)
             Output.err("nothing was sent: fix the errors above first\n")
             // CI still gets its report: the invalid files, each as a failed test.
-            for failure in reports.write(invalidRun(files: files, diagnostics: diagnostics, sources: sources)) {
+            // A slice reports the invalid files that fall in it, so the slices' reports merge.
+            let reported = shard.map { $0.diagnosticsInSlice(diagnostics, found: found) } ?? diagnostics
+            for failure in reports.write(invalidRun(files: files, diagnostics: reported, sources: sources)) {
                 Output.err("error: \(failure)\n")
             }
             return ExitCode.invalid

@@ -115,6 +115,21 @@ extension ShardRequest {
         return positions(of: selected.map { keys[$0.file] ?? $0.file }).map { selected[$0] }
     }
 
+    /// The diagnostics of the files in this slice, for the report of an invalid run: each file's
+    /// errors are then in one slice's report, and the slices' reports merge. A file discovery did
+    /// not find (an included fragment) is placed by its path; what has no file, in slice 1.
+    /// Every slice still fails (exit 2) and prints every diagnostic.
+    func diagnosticsInSlice(_ diagnostics: [Diagnostic], found: WorkflowDiscovery.Found) -> [Diagnostic] {
+        var keys: [String: String] = [:]
+        for candidate in found.candidates { keys[candidate.path] = candidate.shardKey }
+        return diagnostics.filter { diagnostic in
+            guard let file = diagnostic.range?.file else { return shard.index == 1 }
+            // By hash also with `--shard-by count`: the deal is of the selected workflows, and an
+            // invalid file never became one.
+            return shard.positions(of: [keys[file] ?? file], by: .hash) == [0]
+        }
+    }
+
     /// What the reports record: `run.shard`.
     var recorded: RunShard { RunShard(index: shard.index, total: shard.total) }
 }
