@@ -53,7 +53,6 @@ enum ListCommand {
             // The slice `courier run --shard` with the same options would run, without running it.
             workflows = shard.slice(workflows, found: found)
             text += shard.headline(taken: workflows.count, of: loaded.workflows.count)
-                + (workflows.isEmpty ? shard.emptyNote(selected: loaded.workflows.count) : "")
         }
         for workflow in workflows {
             let tags = workflow.tags.isEmpty ? "" : " [" + workflow.tags.map(\.value).joined(separator: ", ") + "]"

@@ -124,11 +124,11 @@ enum RunCommand {
             return ExitCode.invalid
         }
         // The slice comes after selection: every shard sees the same selected workflows.
-        let shardHeadline = shard.map { shard in
+        var shardHeadline: String?
+        if let shard {
             let selectedCount = loaded.workflows.count
             loaded.workflows = shard.slice(loaded.workflows, found: found)
-            return shard.headline(taken: loaded.workflows.count, of: selectedCount)
-                + (loaded.workflows.isEmpty ? shard.emptyNote(selected: selectedCount) : "")
+            shardHeadline = shard.headline(taken: loaded.workflows.count, of: selectedCount)
         }
         if let warning = insecureWarning(settings: settings, workflows: loaded.workflows) {
             Output.err(warning)

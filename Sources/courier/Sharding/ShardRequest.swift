@@ -89,15 +89,13 @@ struct ShardRequest: Equatable {
         return ShardRequest(shard: shard, strategy: strategy, origin: origin)
     }
 
-    /// The first line of output: `shard 2/3 (GitLab: CI_NODE_INDEX=2, CI_NODE_TOTAL=3): 1 of 3 selected workflows`.
+    /// The first line of output: `shard 2/3 (GitLab: CI_NODE_INDEX=2, CI_NODE_TOTAL=3): 1 of 3 selected workflows`,
+    /// and for a slice that holds none of them (exit 0: other slices have them) a note saying so.
     func headline(taken: Int, of selected: Int) -> String {
-        "shard \(shard)" + (strategy == .count ? " by count" : "") + (origin.map { " (\($0))" } ?? "")
-            + ": \(taken) of \(selected) selected workflow\(selected == 1 ? "" : "s")\n"
-    }
-
-    /// The note on a slice that holds none of the selected workflows (exit 0: another slice has them).
-    func emptyNote(selected: Int) -> String {
-        "note: shard \(shard) holds none of the \(selected) selected workflow\(selected == 1 ? "" : "s"); nothing to run\n"
+        let workflows = "\(selected) selected workflow\(selected == 1 ? "" : "s")"
+        return "shard \(shard)" + (strategy == .count ? " by count" : "") + (origin.map { " (\($0))" } ?? "")
+            + ": \(taken) of \(workflows)\n"
+            + (taken == 0 ? "note: shard \(shard) holds none of the \(workflows); nothing to run\n" : "")
     }
 
     /// The positions of `keys` in this slice, in their order.
