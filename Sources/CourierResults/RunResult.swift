@@ -13,13 +13,19 @@ package struct RunResult: Sendable, Codable, Equatable {
     package var durationMicroseconds: Int
     /// Set when the run was interrupted (Ctrl-C, SIGTERM, SIGHUP); what ran is still reported.
     package var interruption: Interruption?
+    /// Set when the run was one slice of the selected workflows (`--shard K/N`).
+    package var shard: RunShard?
+    /// Set by `merge-reports`: the slices of the reports merged (those that were one), in input order.
+    package var mergedShards: [RunShard]?
 
     package init(workflows: [WorkflowResult], startedAt: Timestamp = .zero, durationMicroseconds: Int,
-                 interruption: Interruption? = nil) {
+                 interruption: Interruption? = nil, shard: RunShard? = nil, mergedShards: [RunShard]? = nil) {
         self.workflows = workflows
         self.startedAt = startedAt
         self.durationMicroseconds = durationMicroseconds
         self.interruption = interruption
+        self.shard = shard
+        self.mergedShards = mergedShards
     }
 
     package var interrupted: Bool { interruption != nil }

@@ -29,6 +29,40 @@ import Testing
         #expect(document.summary.workflows == 2)
     }
 
+    @Test("the merge records the slices it merged (an empty one and an earlier merge included), in input order, and is no slice itself")
+    func recordsShards() throws {
+        let first = RunResult(workflows: [WorkflowResult(file: "a.yaml", name: "a")], durationMicroseconds: 1,
+                              shard: RunShard(index: 1, total: 3))
+        let empty = RunResult(workflows: [], durationMicroseconds: 0, shard: RunShard(index: 3, total: 3))
+        let unsharded = RunResult(workflows: [WorkflowResult(file: "b.yaml", name: "b")], durationMicroseconds: 1)
+        guard case .merged(let once) = JSONMerge.merge([Self.input("1.json", first), Self.input("3.json", empty),
+                                                         Self.input("other.json", unsharded)]) else {
+            Issue.record("the merge failed")
+            return
+        }
+        let merged = try JSONReport.decode(once)
+        #expect(merged.run.mergedShards == [RunShard(index: 1, total: 3), RunShard(index: 3, total: 3)])
+        #expect(merged.run.shard == nil)
+        #expect(merged.summary.workflows == 2)
+
+        let second = RunResult(workflows: [WorkflowResult(file: "c.yaml", name: "c")], durationMicroseconds: 1,
+                               shard: RunShard(index: 2, total: 3))
+        guard case .merged(let twice) = JSONMerge.merge([JUnitMerge.Input(path: "m.json", bytes: Array(once.utf8)),
+                                                          Self.input("2.json", second)]) else {
+            Issue.record("merging a merge failed")
+            return
+        }
+        #expect(try JSONReport.decode(twice).run.mergedShards
+                == [RunShard(index: 1, total: 3), RunShard(index: 3, total: 3), RunShard(index: 2, total: 3)])
+
+        // Reports of runs that were no slice record none: the key stays absent.
+        guard case .merged(let plain) = JSONMerge.merge([Self.input("other.json", unsharded)]) else {
+            Issue.record("the merge failed")
+            return
+        }
+        #expect(!plain.contains("mergedShards") && !plain.contains("\"shard\""))
+    }
+
     @Test("a report whose shape is not Courier's names the first bad key")
     func notAReport() {
         let bytes = Array(#"{"formatVersion": 1, "summary": {}, "run": {"workflows": 3}}"#.utf8)

@@ -51,7 +51,8 @@ import Testing
         let workflow = WorkflowResult(file: "w.yaml", name: "w", description: "d", tags: ["t"], steps: steps,
                                       startedAt: Timestamp(microsecondsSince1970: 7), durationMicroseconds: 8)
         return RunResult(workflows: [workflow], startedAt: Timestamp(microsecondsSince1970: 9), durationMicroseconds: 10,
-                         interruption: Interruption(signal: 15, signalName: "SIGTERM"))
+                         interruption: Interruption(signal: 15, signalName: "SIGTERM"),
+                         shard: RunShard(index: 2, total: 3), mergedShards: [RunShard(index: 1, total: 3)])
     }
 
     @Test("a report of results with every optional key set matches the schema, and decodes back equal")

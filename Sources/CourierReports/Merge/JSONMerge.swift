@@ -11,6 +11,8 @@ import Foundation
 /// earliest input's, the duration the sum of the inputs' (like the JUnit merge:
 /// shards often run on separate machines, so a span would mean nothing), and the
 /// run is interrupted when any input was (the first input's interruption is kept).
+/// `run.mergedShards` lists the slices (`--shard K/N`) the inputs ran, in input order;
+/// the merged run is no slice itself, so it has no `run.shard`.
 package enum JSONMerge {
     package static func merge(_ inputs: [JUnitMerge.Input]) -> JUnitMerge.Outcome {
         var problems: [JUnitMerge.Problem] = []
@@ -18,6 +20,7 @@ package enum JSONMerge {
         var startedAt: Timestamp?
         var duration = 0
         var interruption: Interruption?
+        var shards: [RunShard] = []
         /// Where each workflow file was seen first.
         var seen: [String: (file: String, line: Int?)] = [:]
         for input in inputs {
@@ -66,9 +69,12 @@ package enum JSONMerge {
             startedAt = min(startedAt ?? document.run.startedAt, document.run.startedAt)
             duration += document.run.durationMicroseconds
             interruption = interruption ?? document.run.interruption
+            // A slice's report, or a merge of slices: the merged report says which it holds.
+            shards += (document.run.shard.map { [$0] } ?? []) + (document.run.mergedShards ?? [])
         }
         guard problems.isEmpty else { return .invalid(problems) }
-        let run = RunResult(workflows: workflows, startedAt: startedAt ?? .zero, durationMicroseconds: duration, interruption: interruption)
+        let run = RunResult(workflows: workflows, startedAt: startedAt ?? .zero, durationMicroseconds: duration, interruption: interruption,
+                            mergedShards: shards.isEmpty ? nil : shards)
         return .merged(JSONReport.render(run))
     }
 

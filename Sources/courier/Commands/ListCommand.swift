@@ -1,13 +1,20 @@
 import CourierDiagnostics
 import CourierEngine
 import CourierWorkflow
+import Foundation
 
 /// `courier list [PATH...]`: workflows, their tags and steps.
 enum ListCommand {
-    static let parser = ArgumentParser(command: "list", options: [
+    static let parser = ArgumentParser(command: "list", options: selectionOptions + ShardRequest.options + otherOptions)
+
+    /// What picks the workflows, before `--shard` slices them.
+    private static let selectionOptions: [ArgumentParser.Option] = [
         .init(names: ["--exclude"], value: "GLOB", help: "leave out files and directories below PATH matching GLOB (gitignore syntax; repeatable)"),
+    ]
+
+    private static let otherOptions: [ArgumentParser.Option] = [
         .init(names: ["--help", "-h"], value: nil, help: "show this help"),
-    ])
+    ]
 
     /// `courier list --help`, also `courier help list`.
     static var help: String {
@@ -27,6 +34,7 @@ enum ListCommand {
             Output.out(help)
             return ExitCode.passed
         }
+        let shard = try ShardRequest.resolve(parsed, environment: ProcessInfo.processInfo.environment)
         let found = try WorkflowDiscovery.find(parsed.positional, exclude: parsed.all("--exclude"))
         let sources = SourceStore()
         let loaded = WorkflowLoading.load(found, sources: sources)
@@ -40,7 +48,13 @@ enum ListCommand {
             return ExitCode.invalid
         }
         var text = ""
-        for workflow in loaded.workflows {
+        var workflows = loaded.workflows
+        if let shard {
+            // The slice `courier run --shard` with the same options would run, without running it.
+            workflows = shard.slice(workflows, found: found)
+            text += shard.headline(taken: workflows.count, of: loaded.workflows.count)
+        }
+        for workflow in workflows {
             let tags = workflow.tags.isEmpty ? "" : " [" + workflow.tags.map(\.value).joined(separator: ", ") + "]"
             text += "\(workflow.file): \(workflow.name)\(tags)\n"
             for (phase, steps) in [("setup", workflow.setup), ("", workflow.steps), ("teardown", workflow.teardown)] {

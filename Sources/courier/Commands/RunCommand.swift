@@ -9,7 +9,10 @@ import Foundation
 
 /// `courier run [PATH...]`: validate everything, run, report, exit with the outcome.
 enum RunCommand {
-    static let parser = ArgumentParser(command: "run", options: [
+    static let parser = ArgumentParser(command: "run", options: selectionOptions + ShardRequest.options + otherOptions)
+
+    /// Variables, and what picks the workflows `--shard` then slices.
+    private static let selectionOptions: [ArgumentParser.Option] = [
         .init(names: ["--var"], value: "NAME=VALUE", help: "set a variable (repeatable); beats --vars-file and vars:"),
         .init(names: ["--vars-file"], value: "FILE", help: "a YAML map of variables"),
         .init(names: ["--env-file"], value: "FILE", help: "a dotenv file; its values are read as env.NAME"),
@@ -17,6 +20,9 @@ enum RunCommand {
         .init(names: ["--exclude-tag"], value: "TAG", help: "skip workflows with this tag (repeatable)"),
         .init(names: ["--filter"], value: "REGEX", help: "run only workflows whose name or a step name matches REGEX"),
         .init(names: ["--exclude"], value: "GLOB", help: "leave out files and directories below PATH matching GLOB (gitignore syntax; repeatable)"),
+    ]
+
+    private static let otherOptions: [ArgumentParser.Option] = [
         .init(names: ["--jobs", "-j"], value: "N", help: "workflows at once (default: the number of CPUs; 1: one after the other)"),
         .init(names: ["--fail-fast"], value: nil, help: "after the first failed workflow, cancel the running ones and start no more"),
         .init(names: ["--timeout"], value: "DURATION", help: "default request timeout (250ms, 2s, 1m)"),
@@ -36,7 +42,7 @@ enum RunCommand {
         .init(names: ["--quiet", "-q"], value: nil, help: "print only failures, warnings and the summary"),
         .init(names: ["--color"], value: "WHEN", help: "auto, always or never (NO_COLOR is honoured)"),
         .init(names: ["--help", "-h"], value: nil, help: "show this help"),
-    ])
+    ]
 
     /// `courier run --help`, also `courier help run`.
     static var help: String {
@@ -63,7 +69,8 @@ enum RunCommand {
         if let jobs = parsed.last("--jobs"), Int(jobs).map({ $0 < 1 }) ?? true {
             throw UsageError("--jobs takes a positive number, not '\(jobs)'")
         }
-        let reports = ReportSink(try reportRequests(parsed), secrets: Output.secrets)
+        let shard = try ShardRequest.resolve(parsed, environment: ProcessInfo.processInfo.environment)
+        let reports = ReportSink(try reportRequests(parsed), secrets: Output.secrets, shard: shard?.recorded)
 
         // 1. Everything is validated before anything is sent; libcurl loads meanwhile.
         HTTPClient.preload()
@@ -93,7 +100,9 @@ enum RunCommand {
             WorkflowLoading.report(diagnostics, sources: sources, color: stderrColor)
             Output.err("nothing was sent: fix the errors above first\n")
             // CI still gets its report: the invalid files, each as a failed test.
-            for failure in reports.write(invalidRun(files: files, diagnostics: diagnostics, sources: sources)) {
+            // A slice reports the invalid files that fall in it, so the slices' reports merge.
+            let reported = shard.map { $0.diagnosticsInSlice(diagnostics, found: found) } ?? diagnostics
+            for failure in reports.write(invalidRun(files: files, diagnostics: reported, sources: sources)) {
                 Output.err("error: \(failure)\n")
             }
             return ExitCode.invalid
@@ -114,12 +123,20 @@ enum RunCommand {
             }
             return ExitCode.invalid
         }
+        // The slice comes after selection: every shard sees the same selected workflows.
+        var shardHeadline: String?
+        if let shard {
+            let selectedCount = loaded.workflows.count
+            loaded.workflows = shard.slice(loaded.workflows, found: found)
+            shardHeadline = shard.headline(taken: loaded.workflows.count, of: selectedCount)
+        }
         if let warning = insecureWarning(settings: settings, workflows: loaded.workflows) {
             Output.err(warning)
         }
 
         // 2. Run, streaming progress to the console (standard error when a report takes standard output).
         let consoleOutput = reports.requests.contains(where: \.toStandardOutput) ? Output.standardError : Output.standardOutput
+        if let shardHeadline { consoleOutput.write(shardHeadline) }
         var consoleOptions = ConsoleReporter.Options()
         consoleOptions.color = Output.useColor(parsed.last("--color"), fileDescriptor: consoleOutput.fileDescriptor)
         consoleOptions.quiet = parsed.has("--quiet")

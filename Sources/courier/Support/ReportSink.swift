@@ -22,9 +22,14 @@ final class ReportSink: Sendable {
     /// report: a stream takes one report, the last word, never a partial one and then another.
     private let streamed = Mutex<Set<Int>>([])
 
-    init(_ requests: [ReportRequest], secrets: SecretRegistry) {
+    /// The slice the run ran (`--shard`), recorded in every report it writes, the reports of
+    /// an invalid run or of an empty selection too.
+    private let shard: RunShard?
+
+    init(_ requests: [ReportRequest], secrets: SecretRegistry, shard: RunShard? = nil) {
         self.requests = requests
         self.secrets = secrets
+        self.shard = shard
     }
 
     /// Writes a partial report without waiting (from the engine's thread, which must
@@ -58,6 +63,8 @@ final class ReportSink: Sendable {
     }
 
     private func writeAll(_ run: RunResult, partial: Bool) -> [String] {
+        var run = run
+        run.shard = run.shard ?? shard
         var failures: [String] = []
         for (index, request) in requests.enumerated() {
             if !ReportWriter.replacesWhole(request.path) {

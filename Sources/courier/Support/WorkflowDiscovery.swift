@@ -18,6 +18,22 @@ enum WorkflowDiscovery {
         var path: String
         /// Named on the command line (always a workflow), or found in a directory.
         var named: Bool
+        /// What picks its `--shard`: the path relative to the directory it was found in, or
+        /// the path as named (without a leading `./`), so the slice does not depend on where
+        /// the directory is (`courier run suite` and `cd suite && courier run`).
+        var shardKey: String
+
+        init(path: String, named: Bool, shardKey: String? = nil) {
+            self.path = path
+            self.named = named
+            self.shardKey = shardKey ?? Candidate.withoutDotSlash(path)
+        }
+
+        private static func withoutDotSlash(_ path: String) -> String {
+            var key = Substring(path)
+            while key.hasPrefix("./") { key = key.dropFirst(2).drop { $0 == "/" } }
+            return String(key)
+        }
     }
 
     /// What a search found.
@@ -43,7 +59,7 @@ enum WorkflowDiscovery {
                 var walk = Walk(root: path, excluded: excluded)
                 try walk.directory(relative: "", inherited: [])
                 let prefix = path == "." ? "" : (path.hasSuffix("/") ? path : path + "/")
-                found.candidates += walk.found.sorted().map { Candidate(path: prefix + $0, named: false) }
+                found.candidates += walk.found.sorted().map { Candidate(path: prefix + $0, named: false, shardKey: $0) }
                 found.directories.append(path)
                 found.ignored += walk.ignored
             default:
