@@ -5,8 +5,8 @@ import Testing
 /// ``JSONMerge`` on reports built in memory: what the integration test's two clean
 /// halves cannot show (an interrupted input, inputs given out of time order).
 @Suite struct JSONMergeTests {
-    private static func input(_ path: String, _ run: RunResult) -> JUnitMerge.Input {
-        JUnitMerge.Input(path: path, bytes: Array(JSONReport.render(run).utf8))
+    private static func input(_ path: String, _ run: RunResult) throws -> JUnitMerge.Input {
+        JUnitMerge.Input(path: path, bytes: Array(try JSONReport.render(run).utf8))
     }
 
     @Test("an interrupted input makes the merge interrupted and not passed; startedAt is the earliest, durations are summed")
@@ -16,7 +16,7 @@ import Testing
                               interruption: Interruption(signal: 15, signalName: "SIGTERM"))
         let earlier = RunResult(workflows: [WorkflowResult(file: "b.yaml", name: "b")],
                                 startedAt: Timestamp(microsecondsSince1970: 1_000_000), durationMicroseconds: 40)
-        guard case .merged(let text) = JSONMerge.merge([Self.input("later.json", later), Self.input("earlier.json", earlier)]) else {
+        guard case .merged(let text) = JSONMerge.merge([try Self.input("later.json", later), try Self.input("earlier.json", earlier)]) else {
             Issue.record("the merge failed")
             return
         }
