@@ -167,7 +167,13 @@ package enum JSONReport {
     /// an expectation's `outcome`, every `startedAt`. Never masked outside the workflow's data.
     private static let vocabularyKeys: Set<String> = ["phase", "kind", "outcome", "startedAt"]
 
+    /// A report as written, decoded with ``JSONValueDecoder``: every number of the workflow's
+    /// data keeps its text (`JSONDecoder` fails on `1e400` and rounds 40 digits).
     package static func decode(_ text: String) throws -> Document {
-        try JSONDecoder().decode(Document.self, from: Data(text.utf8))
+        try decode(try JSONValue.parse(Array(text.utf8)))
+    }
+
+    package static func decode(_ value: JSONValue) throws -> Document {
+        try JSONValueDecoder().decode(Document.self, from: value)
     }
 }

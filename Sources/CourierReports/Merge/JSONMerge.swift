@@ -42,7 +42,8 @@ package enum JSONMerge {
             }
             let document: JSONReport.Document
             do {
-                document = try JSONDecoder().decode(JSONReport.Document.self, from: Data(input.bytes))
+                // From the parsed value, not the text: numbers keep the text they were written in.
+                document = try JSONReport.decode(value)
             } catch {
                 problems.append(problem("not a Courier JSON report: \(describe(error))", nil, nil))
                 continue
