@@ -118,6 +118,14 @@ struct OutsideNumbersTests {
         #expect(result.stderr.contains("--timeout takes a duration of at least 1ms and at most 1000000s (11.6 days)"), result.context)
     }
 
+    @Test("--jobs and --retry of Int64.max: no slot array of that size, the run ends as usual",
+          arguments: [["--jobs", "9223372036854775807"], ["--retry", "9223372036854775807", "--jobs", "2"]])
+    func hugeCounts(options: [String]) async throws {
+        let (result, workspace) = try await Self.run("steps:\n  - request: { url: \"{{ base_url }}/health\" }\n", extra: options)
+        Self.expectNoTrap(result, [0])
+        try await Self.expectValidJUnit(workspace)
+    }
+
     @Test("a templated duration operand past 1,000,000 s fails the step, the run goes on", arguments: values)
     func templatedDuration(value: String) async throws {
         let (result, workspace) = try await Self.run("""
