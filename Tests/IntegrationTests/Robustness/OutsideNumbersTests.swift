@@ -169,7 +169,7 @@ struct OutsideNumbersTests {
               - name: checked
                 request: { url: "\(Self.jsonURL("{\"n\": \(value)}"))" }
                 expect: { json: { $.n: 1 } }
-            """)
+            """, extra: ["--html", "report.html"])
         // The check fails for every value: a report that passes, or none, would be a lie.
         Self.expectNoTrap(result, [1])
         let report = try #require(result.jsonReport, result.context)
@@ -187,6 +187,7 @@ struct OutsideNumbersTests {
             #expect(result.stdout.contains("filter 'int': 1e400 does not fit an integer"), result.context)
         }
         try await Self.expectValidJUnit(workspace)
+        #expect(try workspace.read("report.html").contains(value), "the HTML report does not show \(value)")
     }
 
     // MARK: - merge-reports
