@@ -571,10 +571,12 @@ final class CurlTransfer: @unchecked Sendable {
     fileprivate func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if body.isEmpty, let h = handle {
             // One allocation for a body of known length instead of doubling up to it
-            // (which briefly holds 1.5x the body), capped by the limit.
+            // (which briefly holds 1.5x the body), capped by the limit and by 1 GiB: the
+            // length is the server's word, and `Content-Length: 9223372036854775807` under a
+            // `--max-body-size` of exabytes must not ask for an allocation that cannot succeed.
             var declared: curl_off_t = -1
             _ = courier_easy_getinfo_off(h, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &declared)
-            if declared > 0 { body.reserveCapacity(min(Int(declared), request.options.maxResponseBytes)) }
+            if declared > 0 { body.reserveCapacity(min(Int(declared), request.options.maxResponseBytes, 1 << 30)) }
         }
         if body.count + bytes.count > request.options.maxResponseBytes {
             exceededLimit = true

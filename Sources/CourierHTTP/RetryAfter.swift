@@ -9,12 +9,13 @@ public enum RetryAfter {
         let text = value.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return nil }
         if text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-            // delay-seconds = 1*DIGIT; an absurdly long one is as good as forever.
-            return .seconds(Int64(text) ?? Int64.max / 1_000_000_000_000)
+            // delay-seconds = 1*DIGIT; one past Int64 is as good as forever. The policy caps
+            // it at `maxDelay` before any arithmetic; converting it saturates.
+            return .seconds(Int64(text) ?? Int64.max)
         }
         guard let date = httpDate(text) else { return nil }
         let seconds = date.timeIntervalSince(now)
-        return seconds <= 0 ? .zero : .milliseconds(Int64((seconds * 1000).rounded()))
+        return seconds <= 0 ? .zero : RetryPolicy.duration(seconds: seconds)
     }
 
     /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), and the obsolete RFC 850 and

@@ -185,13 +185,24 @@ public struct RetryPolicy: Sendable, Hashable {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 
+    /// Whole nanoseconds, saturating at `Int64.max` (292 years) for longer durations: a
+    /// caller's `maxDelay` can be any `Duration`, and jitter must not trap on one.
     static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        let (whole, overflowed) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflowed else { return seconds < 0 ? .min : .max }
+        let (sum, carried) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return carried ? (seconds < 0 ? .min : .max) : sum
     }
 
+    /// `seconds` as a duration, saturating at ±`Int64.max` nanoseconds (NaN is zero).
     static func duration(seconds: Double) -> Duration {
-        .nanoseconds(Int64((seconds * 1e9).rounded()))
+        let nanoseconds = (seconds * 1e9).rounded()
+        guard !nanoseconds.isNaN else { return .zero }
+        // 9.2e18 is below Int64.max; the doubles between it and 2^63 are saturated too.
+        if nanoseconds >= 9.2e18 { return .nanoseconds(Int64.max) }
+        if nanoseconds <= -9.2e18 { return .nanoseconds(Int64.min) }
+        return .nanoseconds(Int64(nanoseconds))
     }
 }
 

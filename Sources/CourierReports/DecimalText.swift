@@ -8,7 +8,8 @@ enum DecimalText {
     static func fixed(_ value: Double, decimals: Int) -> String {
         var scale = 1
         for _ in 0..<decimals { scale *= 10 }
-        guard value.isFinite, abs(value) < Double(Int.max / scale) else { return "\(value)" }
+        // 9e18 is below Int.max with room for the double's rounding: the conversion cannot trap.
+        guard value.isFinite, abs(value) * Double(scale) < 9e18 else { return "\(value)" }
         let scaled = Int((abs(value) * Double(scale)).rounded())
         let fraction = String(scaled % scale)
         let digits = decimals == 0 ? "" : "." + String(repeating: "0", count: decimals - fraction.count) + fraction

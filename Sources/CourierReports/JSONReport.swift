@@ -92,11 +92,8 @@ package enum JSONReport {
     /// numbers (counts, statuses, sizes, times) are never masked: a secret that happens to be a
     /// key name (`secret`, `name`) or a number (`2026`) must not change the report's shape.
     /// Written with ``ReportWriter/Masking/byRenderer``, since masking the whole text would do just that.
-    package static func render(_ run: RunResult, policy: MaskingPolicy) -> String {
-        switch document(run) {
-        case .success(let document): masked(document, policy: policy, userData: false, key: nil).serialized(pretty: true) + "\n"
-        case .failure(let fallback): policy.mask(fallback.text)
-        }
+    package static func render(_ run: RunResult, policy: MaskingPolicy) throws(EncodingFailure) -> String {
+        masked(try document(run), policy: policy, userData: false, key: nil).serialized(pretty: true) + "\n"
     }
 
     /// `value`, found under `key`, masked (see ``render(_:policy:)``).
@@ -124,25 +121,40 @@ package enum JSONReport {
 
     /// The report's text: sorted keys, so the same run gives the same bytes.
     /// Bodies are already masked and cut in the results; ``render(_:policy:)`` masks the rest.
-    package static func render(_ run: RunResult) -> String {
-        switch document(run) {
-        case .success(let document): document.serialized(pretty: true) + "\n"
-        case .failure(let fallback): fallback.text
+    package static func render(_ run: RunResult) throws(EncodingFailure) -> String {
+        try document(run).serialized(pretty: true) + "\n"
+    }
+
+    /// Why a run has no JSON report: it is not written then (exit 3), never replaced by
+    /// a stub in another shape.
+    package struct EncodingFailure: Error, CustomStringConvertible {
+        package var reason: String
+        package var description: String { "the results cannot be encoded as JSON: \(reason)" }
+    }
+
+    /// The report as a JSON value with keys sorted by their UTF-8 bytes (the order
+    /// Foundation's `.sortedKeys` gives). Built by ``JSONValue/init(encoding:)``, which keeps
+    /// every `JSONValue` of the results as it is: a server's number (`1e400`, 40 digits)
+    /// is written as the text it sent, where a trip through `JSONEncoder` forced it through
+    /// `Decimal` or `Double` and failed on the ones that do not fit.
+    private static func document(_ run: RunResult) throws(EncodingFailure) -> JSONValue {
+        do {
+            return sortingKeys(try JSONValue(encoding: Document(run)))
+        } catch {
+            throw EncodingFailure(reason: "\(error)")
         }
     }
 
-    /// The report as a JSON value with sorted keys (Foundation's encoder sorts them; Courier's
-    /// serializer then writes one layout for masked and plain reports alike), or, should
-    /// encoding fail, a small report in its own shape that says so.
-    private static func document(_ run: RunResult) -> Result<JSONValue, FallbackText> {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        do {
-            return .success(try JSONValue.parse(try encoder.encode(Document(run))))
-        } catch {
-            // The results are plain values (no non-finite numbers: JSONValue numbers are
-            // parsed JSON); an encoding failure is still reported in the report's own shape.
-            return .failure(FallbackText(text: "{\"formatVersion\": \(formatVersion), \"encodingError\": \(String(reflecting: "\(error)"))}\n"))
+    private static func sortingKeys(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .array(let items):
+            return .array(items.map(sortingKeys))
+        case .object(let object):
+            let members = object.map { (key: $0.key, value: sortingKeys($0.value)) }
+                .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            return .object(JSONObject(members))
+        default:
+            return value
         }
     }
 
@@ -155,11 +167,13 @@ package enum JSONReport {
     /// an expectation's `outcome`, every `startedAt`. Never masked outside the workflow's data.
     private static let vocabularyKeys: Set<String> = ["phase", "kind", "outcome", "startedAt"]
 
-    private struct FallbackText: Error {
-        let text: String
+    /// A report as written, decoded with ``JSONValueDecoder``: every number of the workflow's
+    /// data keeps its text (`JSONDecoder` fails on `1e400` and rounds 40 digits).
+    package static func decode(_ text: String) throws -> Document {
+        try decode(try JSONValue.parse(Array(text.utf8)))
     }
 
-    package static func decode(_ text: String) throws -> Document {
-        try JSONDecoder().decode(Document.self, from: Data(text.utf8))
+    package static func decode(_ value: JSONValue) throws -> Document {
+        try JSONValueDecoder().decode(Document.self, from: value)
     }
 }

@@ -18,7 +18,7 @@ package struct AttemptRetry: Sendable, Codable, Equatable {
     }
 
     package init(reason: String, wait: Duration, note: String? = nil) {
-        self.init(reason: reason, waitMicroseconds: Self.microseconds(wait), note: note)
+        self.init(reason: reason, waitMicroseconds: wait.saturatingMicroseconds, note: note)
     }
 
     package var wait: Duration { .microseconds(waitMicroseconds) }
@@ -28,12 +28,12 @@ package struct AttemptRetry: Sendable, Codable, Equatable {
         "\(reason), retrying in \(Self.format(microseconds: waitMicroseconds))" + (note.map { " (\($0))" } ?? "")
     }
 
-    /// `2.0 s`, `250 ms`: how a wait is shown.
-    package static func format(_ wait: Duration) -> String { format(microseconds: microseconds(wait)) }
-
-    private static func microseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000)
+    /// `2.0 s`, `250 ms`: how a wait is shown. A wait longer than microseconds hold (a
+    /// server's `Retry-After: 9223372036854775807`) is shown in whole seconds.
+    package static func format(_ wait: Duration) -> String {
+        let microseconds = wait.saturatingMicroseconds
+        guard microseconds != .max else { return "\(wait.components.seconds) s" }
+        return format(microseconds: microseconds)
     }
 
     /// `2.0 s`, `250 ms`: how a wait is shown.

@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierResults
 import Foundation
 import Testing
 
@@ -94,5 +95,31 @@ import Testing
             return
         }
         #expect(reason.contains("deadline"), "\(reason)")
+    }
+
+    @Test("Retry-After past 64-bit microseconds is capped at maxDelay and shown in whole seconds (9223372036855 trapped)",
+          arguments: ["9223372036855", "9223372036854775807", "99999999999999999999999"])
+    func hugeRetryAfter(header: String) {
+        let policy = RetryPolicy(attempts: 2, delay: .milliseconds(1), maxDelay: .seconds(10))
+        var random = SeededRandomNumberGenerator(seed: 1)
+        guard case .retry(let wait) = policy.decide(after: .status(503), attempt: 1, elapsed: .zero, retryAfter: header, using: &random),
+              case .retryAfter(let requested) = wait.source else {
+            Issue.record("no Retry-After wait")
+            return
+        }
+        #expect(wait.duration == .seconds(10) && wait.wasCapped)
+        let retry = AttemptRetry(reason: "503", wait: wait.duration)
+        #expect(retry.waitMicroseconds == 10_000_000)
+        #expect(AttemptRetry.format(requested) == (header.count > 19 ? "9223372036854775807 s" : "\(header) s"))
+    }
+
+    @Test("a library caller's maxDelay past Int64 nanoseconds: jitter and backoff saturate (10000000000 s trapped)")
+    func hugeMaxDelay() {
+        let policy = RetryPolicy(attempts: 3, delay: .seconds(10_000_000_000), maxDelay: .seconds(10_000_000_000))
+        var random = SeededRandomNumberGenerator(seed: 1)
+        let wait = policy.jitteredDelay(beforeRetry: 1, using: &random)
+        #expect(wait >= .zero && wait <= .nanoseconds(Int64.max))
+        #expect(policy.backoffDelay(beforeRetry: 2) == .seconds(10_000_000_000))
+        #expect(AttemptRetry(reason: "503", wait: .seconds(Int64.max)).waitMicroseconds == Int.max)
     }
 }

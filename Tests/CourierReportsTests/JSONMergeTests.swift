@@ -1,3 +1,4 @@
+import CourierJSON
 import CourierReports
 import CourierResults
 import Testing
@@ -5,8 +6,8 @@ import Testing
 /// ``JSONMerge`` on reports built in memory: what the integration test's two clean
 /// halves cannot show (an interrupted input, inputs given out of time order).
 @Suite struct JSONMergeTests {
-    private static func input(_ path: String, _ run: RunResult) -> JUnitMerge.Input {
-        JUnitMerge.Input(path: path, bytes: Array(JSONReport.render(run).utf8))
+    private static func input(_ path: String, _ run: RunResult) throws -> JUnitMerge.Input {
+        JUnitMerge.Input(path: path, bytes: Array(try JSONReport.render(run).utf8))
     }
 
     @Test("an interrupted input makes the merge interrupted and not passed; startedAt is the earliest, durations are summed")
@@ -16,7 +17,7 @@ import Testing
                               interruption: Interruption(signal: 15, signalName: "SIGTERM"))
         let earlier = RunResult(workflows: [WorkflowResult(file: "b.yaml", name: "b")],
                                 startedAt: Timestamp(microsecondsSince1970: 1_000_000), durationMicroseconds: 40)
-        guard case .merged(let text) = JSONMerge.merge([Self.input("later.json", later), Self.input("earlier.json", earlier)]) else {
+        guard case .merged(let text) = JSONMerge.merge([try Self.input("later.json", later), try Self.input("earlier.json", earlier)]) else {
             Issue.record("the merge failed")
             return
         }
@@ -72,5 +73,38 @@ import Testing
         }
         #expect(problems.count == 1 && problems[0].file == "odd.json", "\(problems)")
         #expect(problems.first?.message.hasPrefix("not a Courier JSON report: ") == true, "\(problems)")
+    }
+
+    /// Numbers no `Double` or `Decimal` holds, as a server may send them.
+    static let serverNumbers = ["1e400", "-1e400", "1e-400", "1234567890123456789012345678901234567890", "0.1000000000000000000000000000000000000001"]
+
+    @Test("a server's numbers keep their text through the report and a merge (JSONDecoder failed on 1e400 and rounded the rest)")
+    func numbersKeepTheirText() throws {
+        let values = Self.serverNumbers.map { JSONValue.number(JSONNumber(text: $0)!) }
+        let step = StepResult(name: "numbers", phase: .steps, outcome: .passed,
+                              captures: [CapturedValue(name: "n", value: .array(values), secret: false)])
+        let run = RunResult(workflows: [WorkflowResult(file: "a.yaml", name: "a", steps: [step])], durationMicroseconds: 1)
+        let other = RunResult(workflows: [WorkflowResult(file: "b.yaml", name: "b")], durationMicroseconds: 2)
+        let written = try JSONReport.render(run)
+        for number in Self.serverNumbers { #expect(written.contains(number), "\(number) in\n\(written)") }
+        guard case .merged(let text) = JSONMerge.merge([try Self.input("a.json", run), try Self.input("b.json", other)]) else {
+            Issue.record("the merge failed")
+            return
+        }
+        let merged = try JSONReport.decode(text)
+        #expect(merged.run.workflows.first?.steps.first?.captures.first?.value == .array(values))
+        for number in Self.serverNumbers { #expect(text.contains(number), "\(number) in\n\(text)") }
+    }
+
+    @Test("durations whose sum does not fit are an error naming the input (9e18 + 9e18 trapped)")
+    func durationSumOverflows() throws {
+        let a = RunResult(workflows: [WorkflowResult(file: "a.yaml", name: "a")], durationMicroseconds: 9_000_000_000_000_000_000)
+        let b = RunResult(workflows: [WorkflowResult(file: "b.yaml", name: "b")], durationMicroseconds: 9_000_000_000_000_000_000)
+        guard case .invalid(let problems) = JSONMerge.merge([try Self.input("a.json", a), try Self.input("b.json", b)]) else {
+            Issue.record("an overflowing sum merged")
+            return
+        }
+        #expect(problems.map(\.file) == ["b.json"], "\(problems)")
+        #expect(problems.first?.message.contains("cannot be written") == true, "\(problems)")
     }
 }

@@ -57,7 +57,7 @@ import Testing
 
     @Test("a report of results with every optional key set matches the schema, and decodes back equal")
     func everyKey() throws {
-        let text = JSONReport.render(fullResult())
+        let text = try JSONReport.render(fullResult())
         let violations = try schema().validate(try JSONValue.parse(text))
         #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
         #expect(try JSONReport.decode(text) == JSONReport.Document(fullResult()))
@@ -163,7 +163,7 @@ import Testing
 
     @Test("an empty run (nothing selected, nothing known) matches the schema")
     func emptyRun() throws {
-        let violations = try schema().validate(try JSONValue.parse(JSONReport.render(RunResult(workflows: [], durationMicroseconds: 0))))
+        let violations = try schema().validate(try JSONValue.parse(try JSONReport.render(RunResult(workflows: [], durationMicroseconds: 0))))
         #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
     }
 

@@ -181,7 +181,7 @@ import Glibc
             let path = NSTemporaryDirectory() + "courier-markup-\(UUID().uuidString)"
             defer { unlink(path) }
             try ReportRequest(format: format, path: path).write(run, maskingWith: SecretRegistry())
-            #expect(try String(contentsOfFile: path, encoding: .utf8) == format.render(run, policy: .empty))
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == (try format.render(run, policy: .empty)))
         }
     }
 }

@@ -225,6 +225,9 @@ struct MatcherEvaluator {
             guard duration >= Duration.shortestAllowed else {
                 throw EvaluationError(.invalid, "duration '\(text)' is shorter than 1ms; write at least 1ms", at: value.range)
             }
+            guard duration <= Duration.longestAllowed else {
+                throw EvaluationError(.invalid, "duration '\(text)' is longer than \(Duration.longestAllowedText), the longest Courier accepts", at: value.range)
+            }
             return .number(JSONNumber(Int(duration.wholeMilliseconds)))
         }
         return resolved

@@ -66,7 +66,9 @@ package struct Engine: Sendable {
             var next = 0
             var running = 0
             // Job slots free to take a workflow: a slot's executor runs one workflow at a time.
-            var freeSlots = Array((0..<max(1, settings.jobs)).reversed())
+            // No more slots than workflows: `--jobs 9223372036854775807` must not allocate them all.
+            let jobs = max(1, min(settings.jobs, workflows.count))
+            var freeSlots = Array((0..<jobs).reversed())
             func startNext() {
                 let index = next, workflow = workflows[index]
                 let slot = freeSlots.removeLast()
@@ -84,7 +86,7 @@ package struct Engine: Sendable {
                 next += 1
                 running += 1
             }
-            while next < workflows.count && running < max(1, settings.jobs) && !Task.isCancelled {
+            while next < workflows.count && running < jobs && !Task.isCancelled {
                 startNext()
             }
             while let (index, slot, result) = await group.next() {

@@ -83,8 +83,5 @@ package struct RunClock: Sendable {
         Self.microseconds(clock.now() - start) - since
     }
 
-    static func microseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000)
-    }
+    static func microseconds(_ duration: Duration) -> Int { duration.saturatingMicroseconds }
 }

@@ -62,10 +62,19 @@ enum Filters {
             return try toInteger(input, at: range, redactingValues: redactingValues)
         case "float":
             switch input {
-            case .number(let n): return .number(JSONNumber(n.doubleValue))
+            case .number(let n):
+                // A JSON number past a double's range (`1e400`) has no float spelling.
+                let d = n.doubleValue
+                guard d.isFinite else {
+                    throw EvaluationError(.invalid, "filter 'float': \(redactingValues ? "the value" : n.text) does not fit a float", at: range)
+                }
+                return .number(JSONNumber(d))
             case .string(let s):
-                guard let d = Double(s.trimmingCharacters(in: .whitespaces)), d.isFinite else {
+                guard let d = Double(s.trimmingCharacters(in: .whitespaces)) else {
                     throw EvaluationError(.invalid, "filter 'float': \(quoted(s)) is not a number", at: range)
+                }
+                guard d.isFinite else {
+                    throw EvaluationError(.invalid, "filter 'float': \(quoted(s)) does not fit a float", at: range)
                 }
                 return .number(JSONNumber(d))
             default:

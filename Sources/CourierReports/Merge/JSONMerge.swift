@@ -45,7 +45,8 @@ package enum JSONMerge {
             }
             let document: JSONReport.Document
             do {
-                document = try JSONDecoder().decode(JSONReport.Document.self, from: Data(input.bytes))
+                // From the parsed value, not the text: numbers keep the text they were written in.
+                document = try JSONReport.decode(value)
             } catch {
                 problems.append(problem("not a Courier JSON report: \(describe(error))", nil, nil))
                 continue
@@ -65,9 +66,18 @@ package enum JSONMerge {
                 problems += inputProblems
                 continue
             }
+            guard document.run.durationMicroseconds >= 0 else {
+                problems.append(problem("not a Courier JSON report: run.durationMicroseconds is negative", nil, nil))
+                continue
+            }
+            let (sum, overflowed) = duration.addingReportingOverflow(document.run.durationMicroseconds)
+            guard !overflowed else {
+                problems.append(problem("the durations add up to more than \(Int.max) microseconds: the merged run.durationMicroseconds cannot be written", nil, nil))
+                continue
+            }
+            duration = sum
             workflows += document.run.workflows
             startedAt = min(startedAt ?? document.run.startedAt, document.run.startedAt)
-            duration += document.run.durationMicroseconds
             interruption = interruption ?? document.run.interruption
             // A slice's report, or a merge of slices: the merged report says which it holds.
             shards += (document.run.shard.map { [$0] } ?? []) + (document.run.mergedShards ?? [])
@@ -75,7 +85,11 @@ package enum JSONMerge {
         guard problems.isEmpty else { return .invalid(problems) }
         let run = RunResult(workflows: workflows, startedAt: startedAt ?? .zero, durationMicroseconds: duration, interruption: interruption,
                             mergedShards: shards.isEmpty ? nil : shards)
-        return .merged(JSONReport.render(run))
+        do {
+            return .merged(try JSONReport.render(run))
+        } catch {
+            return .invalid([JUnitMerge.Problem(file: inputs.last?.path ?? "-", line: nil, column: nil, message: "the merged report cannot be written: \(error)")])
+        }
     }
 
     /// The line of the workflow's `"file": "…"` in a report, for a message to point at;

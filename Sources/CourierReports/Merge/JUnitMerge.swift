@@ -38,7 +38,25 @@ package enum JUnitMerge {
     private struct Totals {
         var tests = 0, failures = 0, errors = 0
         var microseconds = 0
+
+        /// Adds `other`; false, leaving the totals as they were, when a sum would pass
+        /// `Int.max` (times of 999999999999 s in ten suites): the inputs are outside data.
+        mutating func add(_ other: Totals) -> Bool {
+            guard let tests = Self.sum(tests, other.tests), let failures = Self.sum(failures, other.failures),
+                  let errors = Self.sum(errors, other.errors), let microseconds = Self.sum(microseconds, other.microseconds)
+            else { return false }
+            self = Totals(tests: tests, failures: failures, errors: errors, microseconds: microseconds)
+            return true
+        }
+
+        static func sum(_ a: Int, _ b: Int) -> Int? {
+            let (sum, overflowed) = a.addingReportingOverflow(b)
+            return overflowed ? nil : sum
+        }
     }
+
+    /// What a time sum past `Int.max` microseconds is told as.
+    static let totalTooLarge = "the times add up to more than 9223372036854 seconds: the merged total cannot be written"
 
     package enum Outcome: Sendable {
         case merged(String)
@@ -112,11 +130,13 @@ package enum JUnitMerge {
                     inputProblems.append(problem("time=\"\(suite.attribute("time") ?? "")\" of suite '\(name)' is not a number of seconds", suite.start))
                     continue
                 }
+                let suiteTotals = Totals(tests: actual["tests"] ?? 0, failures: actual["failures"] ?? 0,
+                                         errors: actual["errors"] ?? 0, microseconds: time)
+                guard inputTotals.add(suiteTotals) else {
+                    inputProblems.append(problem(totalTooLarge, suite.start))
+                    continue
+                }
                 seen[key] = (input.path, line)
-                inputTotals.tests += actual["tests"] ?? 0
-                inputTotals.failures += actual["failures"] ?? 0
-                inputTotals.errors += actual["errors"] ?? 0
-                inputTotals.microseconds += time
                 inputSuites += "  " + String(decoding: input.bytes[suite.start..<suite.end], as: UTF8.self) + "\n"
             }
             // The run's own wall clock when it says it (workflows run at once overlap); else the suites' sum.
@@ -131,10 +151,10 @@ package enum JUnitMerge {
                 problems += inputProblems
                 continue
             }
-            totals.tests += inputTotals.tests
-            totals.failures += inputTotals.failures
-            totals.errors += inputTotals.errors
-            totals.microseconds += inputTotals.microseconds
+            guard totals.add(inputTotals) else {
+                problems.append(problem(totalTooLarge, root.start))
+                continue
+            }
             suites += inputSuites
         }
         guard problems.isEmpty else { return .invalid(problems) }

@@ -28,11 +28,12 @@ package struct ReportRequest: Sendable, Equatable {
         }
 
         /// The report's text, every value masked with `policy` (bodies before they are cut)
-        /// before it is escaped or embedded; the markup is never masked.
-        package func render(_ run: RunResult, policy: MaskingPolicy) -> String {
+        /// before it is escaped or embedded; the markup is never masked. Throws when the
+        /// results cannot be written in this format: the report is then not written at all.
+        package func render(_ run: RunResult, policy: MaskingPolicy) throws(JSONReport.EncodingFailure) -> String {
             switch self {
             case .junit: JUnitReport.render(run, policy: policy)
-            case .json: JSONReport.render(run, policy: policy)
+            case .json: try JSONReport.render(run, policy: policy)
             case .html: HTMLReport.render(run, policy: policy)
             }
         }
@@ -52,6 +53,12 @@ package struct ReportRequest: Sendable, Equatable {
     package func write(_ run: RunResult, maskingWith secrets: SecretRegistry) throws(ReportWriter.Failure) {
         // Every format masks value by value: masking its whole text could rewrite its
         // structure (JSON's keys, a JUnit element named `failure`, HTML's `<div>`).
-        try ReportWriter.write(format.render(run, policy: secrets.policy), to: path, maskingWith: secrets, masking: .byRenderer)
+        let text: String
+        do {
+            text = try format.render(run, policy: secrets.policy)
+        } catch {
+            throw ReportWriter.Failure(path: path, reason: error.description)
+        }
+        try ReportWriter.write(text, to: path, maskingWith: secrets, masking: .byRenderer)
     }
 }

@@ -207,6 +207,10 @@ final class WorkflowDecoder {
             error("duration '\(scalar.text)' for '\(key)' is shorter than 1ms; write at least 1ms (0 would mean no limit)", at: node.range)
             return nil
         }
+        guard value <= Duration.longestAllowed else {
+            error("duration '\(scalar.text)' for '\(key)' is longer than \(Duration.longestAllowedText), the longest Courier accepts", at: node.range)
+            return nil
+        }
         return value
     }
 

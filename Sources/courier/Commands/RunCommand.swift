@@ -276,8 +276,9 @@ enum RunCommand {
             settings.commandLineVariables.append((String(assignment[..<equals]), .string(String(assignment[assignment.index(after: equals)...]))))
         }
         if let timeout = parsed.last("--timeout") {
-            guard let duration = Duration.parse(timeout), duration >= Duration.shortestAllowed else {
-                throw UsageError("--timeout takes a duration of at least 1ms like 250ms, 2s, 1.5s or 1m, not '\(timeout)'")
+            guard let duration = Duration.parse(timeout), duration >= Duration.shortestAllowed,
+                  duration <= Duration.longestAllowed else {
+                throw UsageError("--timeout takes a duration of at least 1ms and at most \(Duration.longestAllowedText) like 250ms, 2s, 1.5s or 1m, not '\(timeout)'")
             }
             settings.timeoutMilliseconds = Int(duration.wholeMilliseconds)
         }
