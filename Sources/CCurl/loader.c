@@ -59,9 +59,12 @@ static void load(void) {
     const char *names[] = {"libcurl.so.4", "libcurl.so"};
     void *library = NULL;
     const char *name = NULL;
+    // RTLD_LAZY: the functions Courier calls are looked up below with dlsym either way;
+    // binding every symbol of libcurl's dozen libraries up front (RTLD_NOW) was a tenth
+    // of a one-request run's instructions (29.5M -> 26.6M, callgrind).
     for (size_t i = 0; i < sizeof names / sizeof names[0] && library == NULL; i++) {
         name = names[i];
-        library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+        library = dlopen(name, RTLD_LAZY | RTLD_LOCAL);
     }
     if (library == NULL) {
         snprintf(load_error, sizeof load_error,

@@ -31,16 +31,23 @@ package struct TypoTarget {
     /// The distance to `candidate` when it is within the word's allowance, else nil.
     /// 0 means the same word up to case.
     package func distance(to candidate: String) -> Int? {
-        let other = Array(candidate.lowercased().unicodeScalars)
+        distance(toFolded: Array(candidate.lowercased().unicodeScalars))
+    }
+
+    /// ``distance(to:)`` of a candidate already lower-cased into scalars.
+    package func distance(toFolded other: [Unicode.Scalar]) -> Int? {
         if other == scalars { return 0 }
         if abs(other.count - scalars.count) > threshold { return nil }
-        let distance = editDistance(scalars, other)
+        let distance = editDistance(scalars, other, limit: threshold)
         return distance <= threshold ? distance : nil
     }
 }
 
 /// Optimal string alignment distance (insertions, deletions, substitutions, transpositions).
-package func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+/// With a `limit`, any distance above it may be returned as `limit + 1`: the rows stop once
+/// all of one exceeds it (a row's least value is at most one more than the one before's,
+/// so no later cell, transpositions included, can come back under it).
+package func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int = .max) -> Int {
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
     var previous2 = [Int](repeating: 0, count: b.count + 1)
@@ -56,6 +63,7 @@ package func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
             }
             current[j] = value
         }
+        if limit < .max, current.min()! > limit { return limit + 1 }
         (previous2, previous, current) = (previous, current, previous2)
     }
     return previous[b.count]

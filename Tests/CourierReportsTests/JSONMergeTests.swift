@@ -36,8 +36,8 @@ import Testing
                               shard: RunShard(index: 1, total: 3))
         let empty = RunResult(workflows: [], durationMicroseconds: 0, shard: RunShard(index: 3, total: 3))
         let unsharded = RunResult(workflows: [WorkflowResult(file: "b.yaml", name: "b")], durationMicroseconds: 1)
-        guard case .merged(let once) = JSONMerge.merge([Self.input("1.json", first), Self.input("3.json", empty),
-                                                         Self.input("other.json", unsharded)]) else {
+        guard case .merged(let once) = JSONMerge.merge([try Self.input("1.json", first), try Self.input("3.json", empty),
+                                                         try Self.input("other.json", unsharded)]) else {
             Issue.record("the merge failed")
             return
         }
@@ -49,7 +49,7 @@ import Testing
         let second = RunResult(workflows: [WorkflowResult(file: "c.yaml", name: "c")], durationMicroseconds: 1,
                                shard: RunShard(index: 2, total: 3))
         guard case .merged(let twice) = JSONMerge.merge([JUnitMerge.Input(path: "m.json", bytes: Array(once.utf8)),
-                                                          Self.input("2.json", second)]) else {
+                                                          try Self.input("2.json", second)]) else {
             Issue.record("merging a merge failed")
             return
         }
@@ -57,7 +57,7 @@ import Testing
                 == [RunShard(index: 1, total: 3), RunShard(index: 3, total: 3), RunShard(index: 2, total: 3)])
 
         // Reports of runs that were no slice record none: the key stays absent.
-        guard case .merged(let plain) = JSONMerge.merge([Self.input("other.json", unsharded)]) else {
+        guard case .merged(let plain) = JSONMerge.merge([try Self.input("other.json", unsharded)]) else {
             Issue.record("the merge failed")
             return
         }

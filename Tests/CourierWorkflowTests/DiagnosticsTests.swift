@@ -44,6 +44,33 @@ import Testing
         #expect(ties.closest(to: "token") { _ in true } == "tokem")
     }
 
+    /// A limited distance agrees with the full one wherever that is within the limit, and
+    /// says "over" (limit + 1) otherwise: random words over a small alphabet, so that
+    /// transpositions and near misses are common.
+    @Test func limitedEditDistanceAgreesWithTheFullOne() {
+        var random = SystemRandomNumberGenerator()
+        let alphabet = Array("abc".unicodeScalars)
+        func word() -> [Unicode.Scalar] { (0..<Int.random(in: 0...7, using: &random)).map { _ in alphabet.randomElement(using: &random)! } }
+        for _ in 0..<5_000 {
+            let (a, b) = (word(), word())
+            let full = editDistance(a, b)
+            for limit in 0...3 {
+                let limited = editDistance(a, b, limit: limit)
+                #expect(full <= limit ? limited == full : limited > limit, "\(a) \(b) limit \(limit): \(limited) vs \(full)")
+            }
+        }
+    }
+
+    /// Past its comparison budget, a word not yet compared gets no suggestion; words
+    /// compared before keep theirs.
+    @Test func growingSuggestionsStopAtTheirBudget() {
+        var suggestions = GrowingSuggestions(comparisonBudget: 3)
+        for name in ["alpha", "beta", "gamma"] { suggestions.offer(name) }
+        #expect(suggestions.closest(to: "alpah") { _ in true } == "alpha")
+        #expect(suggestions.closest(to: "gamam") { _ in true } == nil)
+        #expect(suggestions.closest(to: "alpah") { _ in true } == "alpha")
+    }
+
     @Test func longLinesShowAWindowAroundTheCaret() {
         let sources = SourceStore()
         let line = String(repeating: "a", count: 300) + "!" + String(repeating: "b", count: 300)
