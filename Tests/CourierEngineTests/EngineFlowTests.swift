@@ -251,6 +251,7 @@ private func paths(_ requests: [HTTPRequest]) -> [String] {
                 X-Status: "{{ steps.login.status }}"
                 X-Role: "{{ steps.login.json.user.roles[0] }}"
                 X-Req: "{{ steps.login.headers['x-request-id'] }}"
+                X-Req-Case: "{{ steps['login'].headers['x-REQUEST-Id'] }}"
                 X-Body: "{{ steps.login.body | length }}"
         """, transport: routed())
         #expect(outcome.steps.allSatisfy { $0.outcome.isPassed }, "\(outcome.steps.map(\.outcome))")
@@ -260,6 +261,7 @@ private func paths(_ requests: [HTTPRequest]) -> [String] {
         #expect(second.headers["X-Status"] == "200")
         #expect(second.headers["X-Role"] == "admin")
         #expect(second.headers["X-Req"] == "req-9")
+        #expect(second.headers["X-Req-Case"] == "req-9", "header names in steps.<id>.headers are case-insensitive")
         #expect(second.headers["X-Body"] == "51")
         #expect(outcome.steps[0].captures.map(\.name) == ["token", "uid"])
         #expect(outcome.steps[0].captures.map(\.value) == ["tok-1", 7])

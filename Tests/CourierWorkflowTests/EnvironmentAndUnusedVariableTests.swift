@@ -30,6 +30,25 @@ import Testing
         ])
     }
 
+    /// The hint names the variable the way a template can: `env.NAME` when that parses back
+    /// to the same name, the bracket form otherwise (a UUID-like name has `-` before digits).
+    @Test func theHintUsesTheBracketFormWhenNeeded() throws {
+        let uuid = "1385F1EB-DC5C-4A2B-9C1D-000000000001"
+        let yaml = "steps:\n  - request: { url: \"http://h/{{ env['\(uuid)'] }}/{{ env.X-Trace }}\" }\n"
+        let problems = try environmentCheck(yaml, [:])
+        #expect(problems == [
+            "t.yaml:2:34: error: environment variable '\(uuid)' is not set; set it, pass --env-file, or write env['\(uuid)'] | default(…)",
+            "t.yaml:2:84: error: environment variable 'X-Trace' is not set; set it, pass --env-file, or write env.X-Trace | default(…)",
+        ])
+        // Each suggested form parses back to the same variable.
+        for name in [uuid, "X-Trace", "A_1", "9LIVES", "a-"] {
+            let reference = VariableChecker.environmentReference(name)
+            let fixed = "steps:\n  - request: { url: \"http://h/{{ \(reference) | default('d') }}\" }\n"
+            #expect(try environmentCheck(fixed, [:]).isEmpty, "\(reference)")
+            #expect(try environmentCheck("steps:\n  - request: { url: \"http://h/{{ \(reference) }}\" }\n", [name: "v"]).isEmpty, "\(reference)")
+        }
+    }
+
     @Test func validateOnlyWarns() throws {
         let messages = try environmentCheck("steps:\n  - request: { url: \"http://h/{{ env.NOPE }}\" }\n", [:], run: false)
         #expect(messages.count == 1)

@@ -75,12 +75,26 @@ struct ExpressionEvaluator {
         guard case .object(let object) = container else {
             throw EvaluationError(.type, "cannot read member '\(name)' of \(Self.describe(container)) '\(Self.sourceName(base))'", at: range)
         }
-        guard let value = object[name] else {
+        guard let value = object[name] ?? (Self.isStepHeaders(base) ? object[name.lowercased()] : nil) else {
             var message = "'\(Self.sourceName(base))' has no member '\(name)'"
             if let close = suggestion(for: name, among: object.keys) { message += "; did you mean '\(close)'?" }
             throw EvaluationError(.undefined, message, at: range)
         }
         return value
+    }
+
+    /// `steps.<id>.headers` (or `steps['<id>'].headers`): its names are case-insensitive
+    /// (RFC 9110), like every other header lookup. The object holds each name as sent and
+    /// in lower case, so any other spelling is found through the lower-case one.
+    private static func isStepHeaders(_ expression: Expression) -> Bool {
+        guard case .member(let step, "headers") = expression.kind else { return false }
+        switch step.kind {
+        case .member(let steps, _), .index(let steps, _):
+            if case .variable("steps") = steps.kind { return true }
+            return false
+        default:
+            return false
+        }
     }
 
     private func subscripted(_ container: JSONValue, by index: JSONValue, base: Expression, at range: SourceRange) throws(EvaluationError) -> JSONValue {

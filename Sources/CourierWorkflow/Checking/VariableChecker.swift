@@ -82,6 +82,25 @@ package struct VariableChecker {
     }
 }
 
+extension VariableChecker {
+    /// How a template names the environment variable: `env.NAME` when the name reads back
+    /// as one member (letters, digits, `_`, and `-` before a letter), else `env['NAME']`
+    /// (`env.1385F1EB-DC5C-4A…` would not parse: a `-` before a digit is a minus).
+    package static func environmentReference(_ name: String) -> String {
+        let bytes = Array(name.utf8)
+        func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z") || c == UInt8(ascii: "_") }
+        func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
+        let member = !bytes.isEmpty && bytes.indices.allSatisfy { i in
+            let c = bytes[i]
+            if isLetter(c) || isDigit(c) { return true }
+            return c == UInt8(ascii: "-") && i > 0 && i + 1 < bytes.count && isLetter(bytes[i + 1])
+        }
+        if member { return "env.\(name)" }
+        let quote = name.contains("'") ? "\"" : "'"
+        return "env[\(quote)\(name)\(quote)]"
+    }
+}
+
 private struct Walker {
     /// Names defined at the current point.
     private(set) var defined: Set<String>
@@ -442,7 +461,7 @@ private struct Walker {
     /// `env.NAME` outside `default(…)`: the environment must set it.
     private mutating func checkEnvironment(_ name: String, at range: SourceRange) {
         guard let environment, environment.variables[name] == nil else { return }
-        let message = "environment variable '\(name)' is not set; set it, pass --env-file, or write env.\(name) | default(…)"
+        let message = "environment variable '\(name)' is not set; set it, pass --env-file, or write \(VariableChecker.environmentReference(name)) | default(…)"
         var notes: [Diagnostic] = []
         if let site = includeSites.last { notes.append(.note("included from here", at: site)) }
         if environment.isTheRunsEnvironment {
