@@ -131,11 +131,7 @@ final class CurlTransfer: @unchecked Sendable {
             // (error 63); the write callback enforces the limit on decoded bytes.
             _ = courier_easy_setopt_off(h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxResponseBytes))
         case .file(let path):
-            guard let file = fopen(path, "wb") else {
-                let reason = String(cString: strerror(errno)).lowercased()
-                throw HTTPError(kind: .fileUnwritable, message: "cannot write the response body to '\(path)': \(reason)", path: path)
-            }
-            responseFile = file
+            responseFile = try Self.openDestination(path)
         case .stream(let stream):
             guard stream.attach(resume: resume) else {
                 throw HTTPError(kind: .transport, message: "a response body stream serves one request only")
@@ -293,6 +289,30 @@ final class CurlTransfer: @unchecked Sendable {
     ///
     /// Only regular files are streamed: libcurl reads them on the transfer thread, where a
     /// pipe without a writer would block every transfer and `/dev/zero` would never end.
+    /// Opens a response body's destination for writing, created or truncated.
+    ///
+    /// Never waits: this runs on the driver thread, where a FIFO that nobody reads would
+    /// have blocked every transfer (`open` of a FIFO for writing waits for a reader). With
+    /// `O_NONBLOCK` that case fails at once (ENXIO) and is said plainly; a FIFO that has a
+    /// reader, and any other file, is then written with ordinary blocking writes.
+    static func openDestination(_ path: String) throws(HTTPError) -> UnsafeMutablePointer<FILE> {
+        func failure(_ reason: String) -> HTTPError {
+            HTTPError(kind: .fileUnwritable, message: "cannot write the response body to '\(path)': \(reason)", path: path)
+        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
+            if errno == ENXIO { throw failure("it is a pipe (FIFO) that no process is reading") }
+            throw failure(String(cString: strerror(errno)).lowercased())
+        }
+        let flags = fcntl(descriptor, F_GETFL)
+        guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0, let file = fdopen(descriptor, "wb") else {
+            let reason = String(cString: strerror(errno)).lowercased()
+            close(descriptor)
+            throw failure(reason)
+        }
+        return file
+    }
+
     static func unreadable(_ path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return String(cString: strerror(errno)).lowercased() }

@@ -216,6 +216,38 @@ import Testing
         await client.shutdown()
     }
 
+    /// A download into a FIFO that nobody reads fails at once, naming the pipe, instead of
+    /// blocking the driver thread (and every other transfer) in `open`; one with a reader is
+    /// written through.
+    @Test func downloadToAFIFOWithoutAReaderFailsAtOnce() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let client = HTTPClient()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("courier-fifo-\(UUID().uuidString)").path
+        try #require(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        do throws(HTTPError) {
+            _ = try await client.send(HTTPRequest(url: "\(server.baseURL)/bytes?n=10", responseBody: .file(path: path)))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.kind == .fileUnwritable)
+            #expect(error.message.contains("pipe (FIFO) that no process is reading"), "\(error.message)")
+        }
+        // The client still works: the driver thread was not stuck.
+        #expect(try await client.send(HTTPRequest(url: "\(server.baseURL)/bytes?n=3")).status == 200)
+
+        // With a reader (opened without waiting for a writer), the body goes through the pipe.
+        let reader = open(path, O_RDONLY | O_NONBLOCK)
+        try #require(reader >= 0)
+        defer { close(reader) }
+        let response = try await client.send(HTTPRequest(url: "\(server.baseURL)/bytes?n=100", responseBody: .file(path: path)))
+        #expect(response.status == 200)
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = read(reader, &buffer, buffer.count)
+        #expect(count == 100)
+        await client.shutdown()
+    }
+
     @Test func progressIsMonotonicAndReachesTheTotal() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
