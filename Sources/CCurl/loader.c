@@ -115,7 +115,11 @@ int courier_curl_load(char *error, size_t error_size) {
 
 CURLcode courier_global_init(void) { return curl.global_init(CURL_GLOBAL_ALL); }
 curl_version_info_data *courier_version_info(void) { return curl.version_info(CURLVERSION_NOW); }
-const char *courier_easy_strerror(CURLcode code) { return curl.easy_strerror(code); }
+// Messages may be asked for before libcurl is loaded (an option check in a unit test): no call
+// through a null pointer then.
+const char *courier_easy_strerror(CURLcode code) {
+    return curl.easy_strerror != NULL ? curl.easy_strerror(code) : "(libcurl is not loaded)";
+}
 
 CURL *courier_easy_init(void) { return curl.easy_init(); }
 void courier_easy_cleanup(CURL *handle) { curl.easy_cleanup(handle); }

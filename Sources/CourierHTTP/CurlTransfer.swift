@@ -84,7 +84,7 @@ final class CurlTransfer: @unchecked Sendable {
         let context = Unmanaged.passUnretained(self).toOpaque()
 
         set(h, CURLOPT_NOSIGNAL, 1)
-        set(h, CURLOPT_URL, request.url)
+        try require(set(h, CURLOPT_URL, request.url), "CURLOPT_URL")
         _ = courier_easy_setopt_pointer(h, CURLOPT_ERRORBUFFER, errorBuffer)
         _ = courier_easy_setopt_callback(h, CURLOPT_WRITEFUNCTION, writeCallback)
         _ = courier_easy_setopt_pointer(h, CURLOPT_WRITEDATA, context)
@@ -103,33 +103,28 @@ final class CurlTransfer: @unchecked Sendable {
         // A proxy's "200 Connection established" block is not the server's response.
         set(h, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
 
-        set(h, CURLOPT_FOLLOWLOCATION, options.followRedirects ? 1 : 0)
-        set(h, CURLOPT_MAXREDIRS, options.maxRedirects)
-        // A redirect to file:// (or any other scheme) must never read local files or leave HTTP.
-        set(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https" as StaticString)
-        set(h, CURLOPT_TIMEOUT_MS, options.timeoutMilliseconds)
-        set(h, CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeoutMilliseconds)
+        try require(set(h, CURLOPT_FOLLOWLOCATION, options.followRedirects ? 1 : 0), "CURLOPT_FOLLOWLOCATION")
+        try require(set(h, CURLOPT_MAXREDIRS, options.maxRedirects), "CURLOPT_MAXREDIRS")
+        try Self.restrictRedirects(h)
+        try require(set(h, CURLOPT_TIMEOUT_MS, options.timeoutMilliseconds), "CURLOPT_TIMEOUT_MS")
+        try require(set(h, CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeoutMilliseconds), "CURLOPT_CONNECTTIMEOUT_MS")
         if options.compressed { set(h, CURLOPT_ACCEPT_ENCODING, "" as StaticString) }
-        switch options.httpVersion {
-        case .automatic: set(h, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
-        case .http1_1: set(h, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
-        case .http2: set(h, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_0)
-        }
+        try Self.requireHTTPVersion(options.httpVersion, set(h, CURLOPT_HTTP_VERSION, Self.curlHTTPVersion(options.httpVersion)))
         if let proxy = options.proxy {
             if let split = URLCredentials.splitting(proxy) {
                 // Apart, not inside the URL: see `URLCredentials.splitting`.
-                set(h, CURLOPT_PROXY, split.url)
-                set(h, CURLOPT_PROXYUSERNAME, split.user)
-                if let password = split.password { set(h, CURLOPT_PROXYPASSWORD, password) }
+                try require(set(h, CURLOPT_PROXY, split.url), "CURLOPT_PROXY")
+                try require(set(h, CURLOPT_PROXYUSERNAME, split.user), "CURLOPT_PROXYUSERNAME")
+                if let password = split.password { try require(set(h, CURLOPT_PROXYPASSWORD, password), "CURLOPT_PROXYPASSWORD") }
             } else {
-                set(h, CURLOPT_PROXY, proxy)
+                try require(set(h, CURLOPT_PROXY, proxy), "CURLOPT_PROXY")
             }
         }
         switch request.responseBody {
         case .memory:
             // A body whose Content-Length is already over the limit fails before it is read
             // (error 63); the write callback enforces the limit on decoded bytes.
-            _ = courier_easy_setopt_off(h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxResponseBytes))
+            try require(courier_easy_setopt_off(h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxResponseBytes)), "CURLOPT_MAXFILESIZE_LARGE")
         case .file(let path):
             responseFile = try Self.openDestination(path)
         case .stream(let stream):
@@ -187,22 +182,23 @@ final class CurlTransfer: @unchecked Sendable {
                 throw HTTPError(kind: .tls, wording: wording, curlOption: option, path: path)
             }
         }
-        if let ca = tls.caPath { set(h, CURLOPT_CAINFO, ca) }
+        if let ca = tls.caPath { try require(set(h, CURLOPT_CAINFO, ca), "CURLOPT_CAINFO") }
         if let cert = tls.certificatePath {
-            set(h, CURLOPT_SSLCERT, cert)
-            set(h, CURLOPT_SSLCERTTYPE, tls.certificateIsPKCS12 ? "P12" : "PEM")
+            try require(set(h, CURLOPT_SSLCERT, cert), "CURLOPT_SSLCERT")
+            try require(set(h, CURLOPT_SSLCERTTYPE, tls.certificateIsPKCS12 ? "P12" : "PEM"), "CURLOPT_SSLCERTTYPE")
         }
-        if let key = tls.keyPath { set(h, CURLOPT_SSLKEY, key) }
+        if let key = tls.keyPath { try require(set(h, CURLOPT_SSLKEY, key), "CURLOPT_SSLKEY") }
         if tls.certificatePath != nil || tls.keyPath != nil {
             // Always a password, if only an empty one: without it OpenSSL asks for an
             // encrypted key's pass phrase on the terminal and the run hangs.
-            set(h, CURLOPT_KEYPASSWD, tls.password ?? "")
+            try require(set(h, CURLOPT_KEYPASSWD, tls.password ?? ""), "CURLOPT_KEYPASSWD")
         }
         if tls.insecure {
-            set(h, CURLOPT_SSL_VERIFYPEER, 0)
-            set(h, CURLOPT_SSL_VERIFYHOST, 0)
+            try require(set(h, CURLOPT_SSL_VERIFYPEER, 0), "CURLOPT_SSL_VERIFYPEER")
+            try require(set(h, CURLOPT_SSL_VERIFYHOST, 0), "CURLOPT_SSL_VERIFYHOST")
         }
-        if let pin = tls.pinnedPublicKey { set(h, CURLOPT_PINNEDPUBLICKEY, pin) }
+        // A pin libcurl's TLS backend cannot check (CURLE_NOT_BUILT_IN) must not pass unchecked.
+        if let pin = tls.pinnedPublicKey { try require(set(h, CURLOPT_PINNEDPUBLICKEY, pin), "CURLOPT_PINNEDPUBLICKEY") }
     }
 
     private func configureMethodAndBody(_ h: UnsafeMutableRawPointer, resume: @escaping @Sendable () -> Void) throws(HTTPError) {
@@ -289,6 +285,40 @@ final class CurlTransfer: @unchecked Sendable {
     ///
     /// Only regular files are streamed: libcurl reads them on the transfer thread, where a
     /// pipe without a writer would block every transfer and `/dev/zero` would never end.
+    /// Redirects stay on http and https: a redirect to file:// (or any other scheme) must never
+    /// read local files or leave HTTP. libcurl before 7.85 (Ubuntu 22.04 has 7.81) does not know
+    /// the string option and gets the bit mask instead; if neither is taken, nothing is sent.
+    static func restrictRedirects(_ h: UnsafeMutableRawPointer) throws(HTTPError) {
+        let code = set(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https" as StaticString)
+        guard code == CURLE_UNKNOWN_OPTION else { return try require(code, "CURLOPT_REDIR_PROTOCOLS_STR") }
+        try require(set(h, legacyRedirectProtocolsOption, Int(CURLPROTO_HTTP | CURLPROTO_HTTPS)), "CURLOPT_REDIR_PROTOCOLS")
+    }
+
+    /// CURLOPT_REDIR_PROTOCOLS (long 182), by number: curl.h marks it deprecated since 7.85.
+    static let legacyRedirectProtocolsOption = CURLoption(rawValue: 182)
+
+    static func curlHTTPVersion(_ version: HTTPRequestOptions.HTTPVersion) -> Int {
+        switch version {
+        case .automatic: Int(CURL_HTTP_VERSION_2TLS)
+        case .http1_1: Int(CURL_HTTP_VERSION_1_1)
+        case .http2: Int(CURL_HTTP_VERSION_2_0)
+        }
+    }
+
+    /// HTTP/2 asked of a libcurl built without it (no nghttp2) is refused, not sent as
+    /// HTTP/1.1 without a word; `automatic` asks for HTTP/2 only where the build has it.
+    static func requireHTTPVersion(_ version: HTTPRequestOptions.HTTPVersion, _ code: CURLcode) throws(HTTPError) {
+        guard code != CURLE_OK else { return }
+        if version == .automatic, code == CURLE_UNSUPPORTED_PROTOCOL { return }
+        if version == .http2, code == CURLE_UNSUPPORTED_PROTOCOL {
+            throw HTTPError(kind: .transport, curlCode: Int(code.rawValue),
+                            message: "HTTP/2 was asked for, but this libcurl was built without HTTP/2 support (nghttp2)",
+                            hint: "install a libcurl with HTTP/2 (Debian's libcurl4 has it), or ask for HTTP/1.1",
+                            curlOption: "CURLOPT_HTTP_VERSION")
+        }
+        try require(code, "CURLOPT_HTTP_VERSION")
+    }
+
     /// Opens a response body's destination for writing, created or truncated.
     ///
     /// Never waits: this runs on the driver thread, where a FIFO that nobody reads would
@@ -706,22 +736,35 @@ struct ReceivedHeaderBlock {
 
 // MARK: - Typed setopt helpers
 
-private func set(_ h: UnsafeMutableRawPointer, _ option: CURLoption, _ value: Int) {
-    _ = courier_easy_setopt_long(h, option, value)
+@discardableResult
+private func set(_ h: UnsafeMutableRawPointer, _ option: CURLoption, _ value: Int) -> CURLcode {
+    courier_easy_setopt_long(h, option, value)
 }
 
-private func set(_ h: UnsafeMutableRawPointer, _ option: CURLoption, _ value: String) {
+@discardableResult
+private func set(_ h: UnsafeMutableRawPointer, _ option: CURLoption, _ value: String) -> CURLcode {
     // libcurl copies string options (since 7.17), so a temporary C string is enough:
     // `withCString` lends a native string's own bytes (passing the String itself made a
     // copy of them for every option, the URL of every request included).
-    _ = value.withCString { courier_easy_setopt_string(h, option, $0) }
+    value.withCString { courier_easy_setopt_string(h, option, $0) }
 }
 
 /// A constant: its bytes are a C string already (no temporary made).
-private func set(_ h: UnsafeMutableRawPointer, _ option: CURLoption, _ value: StaticString) {
+@discardableResult
+private func set(_ h: UnsafeMutableRawPointer, _ option: CURLoption, _ value: StaticString) -> CURLcode {
     value.utf8Start.withMemoryRebound(to: CChar.self, capacity: value.utf8CodeUnitCount + 1) {
-        _ = courier_easy_setopt_string(h, option, $0)
+        courier_easy_setopt_string(h, option, $0)
     }
+}
+
+/// Fails the request when libcurl refused an option it must honour (an unknown option, a
+/// value out of range, a feature not built in, no memory for a copy): going on would send
+/// a request other than the one asked for, without a word.
+private func require(_ code: CURLcode, _ option: StaticString) throws(HTTPError) {
+    guard code != CURLE_OK else { return }
+    let name = "\(option)"
+    let reason = String(cString: courier_easy_strerror(code))
+    throw HTTPError(kind: .transport, curlCode: Int(code.rawValue), message: "libcurl refused \(name): \(reason)", curlOption: name)
 }
 
 // MARK: - C callbacks
