@@ -21,10 +21,10 @@ package struct DiagnosticRenderer: Sendable {
         self.color = color
     }
 
-    /// The diagnostic, its excerpt and its notes, ending with a newline. Its text
-    /// (messages, the quoted source line) is text for the console's door to escape;
-    /// only the colour is a control (``TerminalText``).
-    package func render(_ diagnostic: Diagnostic) -> TerminalText {
+    /// The diagnostic, its excerpt and its notes, ending with a newline, for the
+    /// console: its text (messages, the quoted source line) is text the console's door
+    /// escapes; only the colour is a control (``TerminalText``).
+    package func styled(_ diagnostic: Diagnostic) -> TerminalText {
         var out = TerminalText()
         append(diagnostic, to: &out)
         return out
@@ -32,8 +32,18 @@ package struct DiagnosticRenderer: Sendable {
 
     /// Several diagnostics, in the order given; a warning repeated in one file is shown once
     /// with its count (``DiagnosticList/groupingWarnings(_:)``).
-    package func render(_ diagnostics: [Diagnostic]) -> TerminalText {
-        DiagnosticList.groupingWarnings(diagnostics).map(render).reduce(TerminalText(), +)
+    package func styled(_ diagnostics: [Diagnostic]) -> TerminalText {
+        DiagnosticList.groupingWarnings(diagnostics).map(styled).reduce(TerminalText(), +)
+    }
+
+    /// ``styled(_:)`` as one string, as a terminal would get it (control characters of
+    /// the text escaped): for reports and tests. The console writes ``styled(_:)``.
+    package func render(_ diagnostic: Diagnostic) -> String {
+        styled(diagnostic).written { $0 }
+    }
+
+    package func render(_ diagnostics: [Diagnostic]) -> String {
+        styled(diagnostics).written { $0 }
     }
 
     // MARK: - Pieces

@@ -332,7 +332,7 @@ package final class ConsoleReporter: Sendable {
             switch step.outcome {
             case .failed(let failures):
                 for failure in failures {
-                    var diagnostic = renderer.render(Diagnostic.error(failure.message, at: failure.location))
+                    var diagnostic = renderer.styled(Diagnostic.error(failure.message, at: failure.location))
                     for line in FailureText.comparison(expected: failure.expected?.rendered, actual: failure.actual?.rendered, policy: policy) {
                         diagnostic += colourDiffLine(line) + "\n"
                     }
@@ -341,7 +341,7 @@ package final class ConsoleReporter: Sendable {
             case .errored(let error):
                 var notes: [Diagnostic] = []
                 if let hint = error.hint { notes.append(.note(hint, at: nil)) }
-                out += renderer.render(Diagnostic.error(error.message, at: error.location, notes: notes))
+                out += renderer.styled(Diagnostic.error(error.message, at: error.location, notes: notes))
             case .passed, .skipped:
                 break
             }

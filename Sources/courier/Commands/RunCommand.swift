@@ -234,7 +234,7 @@ enum RunCommand {
             let first = found.first
             let error = StepError(type: "invalid_workflow",
                                   message: (first?.message ?? "invalid workflow") + (found.count > 1 ? " (and \(found.count - 1) more)" : ""),
-                                  location: first?.range, details: renderer.render(found).plainText)
+                                  location: first?.range, details: renderer.render(found))
             let step = StepResult(name: stepName, phase: .setup, location: first?.range, outcome: .errored(error))
             return WorkflowResult(file: file, name: (file as NSString).lastPathComponent, steps: [step])
         }

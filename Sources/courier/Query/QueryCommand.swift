@@ -115,7 +115,7 @@ private func diagnostic(_ message: String, in name: String, text: String, at loc
     let sources = SourceStore()
     sources.register(path: name, text: text)
     let range = SourceRange(start: location, end: location.advanced(by: 1))
-    return DiagnosticRenderer(sources: sources, color: false).render(.error(message, at: range)).plainText
+    return DiagnosticRenderer(sources: sources, color: false).render(.error(message, at: range))
 }
 
 /// The same, for an offset counted in Unicode scalars (JSONPath errors), which may fall on
