@@ -29,9 +29,9 @@ package struct ReportRequest: Sendable, Equatable {
 
         /// The report's text, every value masked with `policy` (bodies before they are cut)
         /// before it is escaped or embedded; the markup is never masked.
-        package func render(_ run: RunResult, policy: MaskingPolicy) -> String {
+        package func render(_ run: RunResult, policy: MaskingPolicy, root: ProjectRoot? = nil) -> String {
             switch self {
-            case .junit: JUnitReport.render(run, policy: policy)
+            case .junit: JUnitReport.render(run, policy: policy, root: root)
             case .json: JSONReport.render(run, policy: policy)
             case .html: HTMLReport.render(run, policy: policy)
             }
@@ -49,9 +49,10 @@ package struct ReportRequest: Sendable, Equatable {
 
     package var toStandardOutput: Bool { path == "-" }
 
-    package func write(_ run: RunResult, maskingWith secrets: SecretRegistry) throws(ReportWriter.Failure) {
+    /// `root`: what workflow files are named against where a format names them (JUnit).
+    package func write(_ run: RunResult, maskingWith secrets: SecretRegistry, root: ProjectRoot? = nil) throws(ReportWriter.Failure) {
         // Every format masks value by value: masking its whole text could rewrite its
         // structure (JSON's keys, a JUnit element named `failure`, HTML's `<div>`).
-        try ReportWriter.write(format.render(run, policy: secrets.policy), to: path, maskingWith: secrets, masking: .byRenderer)
+        try ReportWriter.write(format.render(run, policy: secrets.policy, root: root), to: path, maskingWith: secrets, masking: .byRenderer)
     }
 }
