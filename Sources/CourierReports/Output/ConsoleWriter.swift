@@ -71,6 +71,11 @@ package final class ConsoleWriter: Sendable {
         }
     }
 
+    /// Writes `text`, all of it text: every control character in it is escaped.
+    package func write(_ text: String, maskingWith secrets: SecretRegistry) {
+        write(TerminalText(text), maskingWith: secrets)
+    }
+
     package var status: Status { state.withLock { $0 } }
 
     /// `cannot write to standard output: No space left on device`, when a write
