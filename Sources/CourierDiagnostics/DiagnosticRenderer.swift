@@ -21,22 +21,34 @@ package struct DiagnosticRenderer: Sendable {
         self.color = color
     }
 
-    /// The diagnostic, its excerpt and its notes, ending with a newline.
-    package func render(_ diagnostic: Diagnostic) -> String {
-        var out = ""
+    /// The diagnostic, its excerpt and its notes, ending with a newline, for the
+    /// console: its text (messages, the quoted source line) is text the console's door
+    /// escapes; only the colour is a control (``TerminalText``).
+    package func styled(_ diagnostic: Diagnostic) -> TerminalText {
+        var out = TerminalText()
         append(diagnostic, to: &out)
         return out
     }
 
     /// Several diagnostics, in the order given; a warning repeated in one file is shown once
     /// with its count (``DiagnosticList/groupingWarnings(_:)``).
+    package func styled(_ diagnostics: [Diagnostic]) -> TerminalText {
+        DiagnosticList.groupingWarnings(diagnostics).map(styled).reduce(TerminalText(), +)
+    }
+
+    /// ``styled(_:)`` as one string, as a terminal would get it (control characters of
+    /// the text escaped): for reports and tests. The console writes ``styled(_:)``.
+    package func render(_ diagnostic: Diagnostic) -> String {
+        styled(diagnostic).written { $0 }
+    }
+
     package func render(_ diagnostics: [Diagnostic]) -> String {
-        DiagnosticList.groupingWarnings(diagnostics).map(render).joined()
+        styled(diagnostics).written { $0 }
     }
 
     // MARK: - Pieces
 
-    private func append(_ diagnostic: Diagnostic, to out: inout String) {
+    private func append(_ diagnostic: Diagnostic, to out: inout TerminalText) {
         if let range = diagnostic.range {
             out += style("\(range.start): ", .bold)
         }
@@ -51,7 +63,7 @@ package struct DiagnosticRenderer: Sendable {
         }
     }
 
-    private func severityLabel(_ severity: Severity) -> String {
+    private func severityLabel(_ severity: Severity) -> TerminalText {
         switch severity {
         case .error: return style("error: ", .boldRed)
         case .warning: return style("warning: ", .boldMagenta)
@@ -59,7 +71,7 @@ package struct DiagnosticRenderer: Sendable {
         }
     }
 
-    private func appendExcerpt(_ range: SourceRange, to out: inout String) {
+    private func appendExcerpt(_ range: SourceRange, to out: inout TerminalText) {
         guard let file = sources.fileIfAvailable(range.start.file),
               let line = file.line(range.start.line) else { return }
         // On a very long line only a stretch around the caret is looked at: a
@@ -136,16 +148,7 @@ package struct DiagnosticRenderer: Sendable {
 
     // MARK: - Colour
 
-    private enum Style: String {
-        case bold = "\u{1B}[1m"
-        case boldRed = "\u{1B}[1;31m"
-        case boldMagenta = "\u{1B}[1;35m"
-        case boldCyan = "\u{1B}[1;36m"
-        case boldGreen = "\u{1B}[1;32m"
-        case blue = "\u{1B}[34m"
-    }
-
-    private func style(_ text: String, _ style: Style) -> String {
-        color ? style.rawValue + text + "\u{1B}[0m" : text
+    private func style(_ text: String, _ style: TerminalControl) -> TerminalText {
+        .styled(TerminalText(text), style, when: color)
     }
 }

@@ -46,7 +46,7 @@ package final class ConsoleReporter: Sendable {
     private struct Block {
         var file: String
         /// Written, not kept, while the block is live.
-        var pending = ""
+        var pending = TerminalText()
         /// It has a header line (not in quiet mode), to be set apart from the block before.
         var hasHeader: Bool
         var finished = false
@@ -58,7 +58,7 @@ package final class ConsoleReporter: Sendable {
         var shownAny = false
         var statusShown = false
         /// The status line as last written, so an unchanged one is not written again.
-        var status = ""
+        var status = TerminalText()
         var finishedCount = 0
     }
 
@@ -78,7 +78,7 @@ package final class ConsoleReporter: Sendable {
             }
         }
         // Rendered outside the lock: transcripts of large bodies take time.
-        let text: String
+        let text: TerminalText
         switch event {
         case .workflowStarted(let file, let name):
             text = options.quiet ? "" : style("\(file)", .bold) + (name.isEmpty ? "" : " — \(name)") + "\n"
@@ -93,10 +93,10 @@ package final class ConsoleReporter: Sendable {
                 text = deferred + line
             } else {
                 let shown = options.verbose ? takeShownAttempts(of: step.displayName, in: file) : []
-                text = deferred + line + (options.verbose ? verboseTranscripts(step, except: shown) : "")
+                text = deferred + line + (options.verbose ? verboseTranscripts(step, except: shown) : TerminalText())
             }
         case .workflowFinished(let workflow):
-            text = (options.verbose ? takeDeferredLogins(of: workflow.file) : "") + failureBlocks(workflow)
+            text = (options.verbose ? takeDeferredLogins(of: workflow.file) : TerminalText()) + failureBlocks(workflow)
         case .warning(_, let message): text = "warning: \(message)\n"
         case .attemptRetried(_, let step, let retry):
             // As it happens, before the step's own line: a long wait is never a silent one.
@@ -120,7 +120,7 @@ package final class ConsoleReporter: Sendable {
         case .workflowStarted, .workflowFinished: break
         }
         state.withLock { state in
-            var out = ""
+            var out = TerminalText()
             switch event {
             case .workflowStarted(let file, _):
                 state.list.append(Block(file: file, hasHeader: !text.isEmpty))
@@ -138,7 +138,7 @@ package final class ConsoleReporter: Sendable {
                     state.list.removeFirst()
                     guard !state.list.isEmpty else { break }
                     out += separated(state.list[0].pending, hasHeader: state.list[0].hasHeader, state: &state)
-                    state.list[0].pending = ""
+                    state.list[0].pending = TerminalText()
                 }
             }
             write(out, state: &state)
@@ -152,9 +152,9 @@ package final class ConsoleReporter: Sendable {
         deferredLogins.withLock { $0[file, default: []].append(step) }
     }
 
-    private func takeDeferredLogins(of file: String) -> String {
+    private func takeDeferredLogins(of file: String) -> TerminalText {
         let steps = deferredLogins.withLock { $0.removeValue(forKey: file) } ?? []
-        return steps.map { verboseTranscripts($0) }.joined()
+        return steps.map { verboseTranscripts($0) }.reduce(TerminalText(), +)
     }
 
     private func takeShownAttempts(of step: String, in file: String) -> Set<Int> {
@@ -164,7 +164,7 @@ package final class ConsoleReporter: Sendable {
     private static func key(_ step: String, _ file: String) -> String { file + "\u{0}" + step }
 
     /// Adds `text` to a block: written at once when the block is live (or unknown), else kept.
-    private func add(_ text: String, toBlockAt index: Int?, isHeader: Bool = false, in state: inout Blocks, out: inout String) {
+    private func add(_ text: TerminalText, toBlockAt index: Int?, isHeader: Bool = false, in state: inout Blocks, out: inout TerminalText) {
         guard !text.isEmpty else { return }
         guard let index, index > 0 else {
             out += separated(text, hasHeader: isHeader, state: &state)
@@ -174,55 +174,56 @@ package final class ConsoleReporter: Sendable {
     }
 
     /// A block's text with a blank line before its header when something was shown already.
-    private func separated(_ text: String, hasHeader: Bool, state: inout Blocks) -> String {
-        guard !text.isEmpty else { return "" }
+    private func separated(_ text: TerminalText, hasHeader: Bool, state: inout Blocks) -> TerminalText {
+        guard !text.isEmpty else { return TerminalText() }
         defer { state.shownAny = true }
         return hasHeader && state.shownAny ? "\n" + text : text
     }
 
     /// One write: the status line erased, the text, the status line again.
-    private func write(_ text: String, state: inout Blocks) {
+    private func write(_ text: TerminalText, state: inout Blocks) {
         guard options.statusLine else {
             if !text.isEmpty { output.write(text) }
             return
         }
         let running = state.list.filter { !$0.finished }.map(\.file)
-        var status = ""
+        var status = TerminalText()
         if !running.isEmpty {
             var names = running.prefix(3).joined(separator: ", ")
             if running.count > 3 { names += " +\(running.count - 3)" }
-            status = "running \(running.count) (\(state.finishedCount) done): \(names)"
-            // One terminal line, so that erasing it erases all of it.
-            if status.count > 76 { status = String(status.prefix(75)) + "…" }
-            status = style(status, .dim)
+            var line = "running \(running.count) (\(state.finishedCount) done): \(names)"
+            // One terminal line, so that erasing it erases all of it (counted before escaping:
+            // a name's control characters make it longer, never shorter).
+            if line.count > 76 { line = String(line.prefix(75)) + "…" }
+            status = style(line, .dim)
         }
         guard !text.isEmpty || status != state.status else { return }
-        output.write((state.statusShown ? Self.eraseLine : "") + text + status)
+        output.write((state.statusShown ? Self.eraseLine : TerminalText()) + text + status)
         state.statusShown = !status.isEmpty
         state.status = status
     }
 
     /// Carriage return, then erase the line: where the status line was.
-    private static let eraseLine = "\r\u{1B}[2K"
+    private static let eraseLine = TerminalText.control(.eraseLine)
 
     /// Writes the closing lines (see ``summary(_:)``).
     package func writeSummary(_ run: RunResult) {
         let erase = state.withLock { state -> Bool in
-            defer { state.statusShown = false; state.status = "" }
+            defer { state.statusShown = false; state.status = TerminalText() }
             return state.statusShown
         }
-        output.write((erase ? Self.eraseLine : "") + summary(run))
+        output.write((erase ? Self.eraseLine : TerminalText()) + summary(run))
     }
 
     /// The closing lines: the recap of failed steps, counts per outcome, the
     /// wall-clock time and the requests sent.
-    package func summary(_ run: RunResult) -> String {
+    package func summary(_ run: RunResult) -> TerminalText {
         recap(run) + counts(run)
     }
 
     /// One line per failed or errored step (`file:line  workflow › step  — reason`),
     /// so that a long log needs no scrolling back to find what failed.
-    package func recap(_ run: RunResult) -> String {
+    package func recap(_ run: RunResult) -> TerminalText {
         var lines = ""
         for workflow in run.workflows {
             for step in workflow.steps {
@@ -240,7 +241,7 @@ package final class ConsoleReporter: Sendable {
                 lines += "  \(place)  \(title) › \(step.displayName)  — \(output.policy.mask(Self.firstLine(reason)))\n"
             }
         }
-        return lines.isEmpty ? "" : "\n" + style("Failed:", .bold) + "\n" + lines
+        return lines.isEmpty ? TerminalText() : "\n" + style("Failed:", .bold) + "\n" + TerminalText(lines)
     }
 
     private static func firstLine(_ text: String) -> String {
@@ -255,7 +256,7 @@ package final class ConsoleReporter: Sendable {
     }
 
     /// Counts per outcome, time and requests, then PASSED, FAILED or INTERRUPTED.
-    private func counts(_ run: RunResult) -> String {
+    private func counts(_ run: RunResult) -> TerminalText {
         let (passed, failed, errored, skipped) = run.outcomeCounts
         let failedWorkflows = run.workflows.filter { !$0.passed }.count
         // Workflows `--fail-fast` never started are neither passed nor failed.
@@ -264,7 +265,7 @@ package final class ConsoleReporter: Sendable {
                 if case .skipped(let reason) = $0.outcome { reason == SkipReason.failFastNotRun } else { false }
             }
         }.count
-        var text = "\n"
+        var text: TerminalText = "\n"
         text += "\(run.workflows.count) workflow\(run.workflows.count == 1 ? "" : "s")"
         text += " (\(run.workflows.count - failedWorkflows - notRun) passed, \(failedWorkflows) failed"
         text += (notRun > 0 ? ", \(notRun) not run" : "") + "),"
@@ -290,7 +291,7 @@ package final class ConsoleReporter: Sendable {
 
     // MARK: - Pieces
 
-    private func stepLine(_ step: StepResult) -> String {
+    private func stepLine(_ step: StepResult) -> TerminalText {
         let status = step.attempts.last?.response.map { String($0.status) } ?? "---"
         let attempts = step.attempts.count > 1 ? "\(step.attempts.count) attempts  " : ""
         let name = step.displayName
@@ -311,7 +312,7 @@ package final class ConsoleReporter: Sendable {
     }
 
     /// A step line's outcome word, padded so names line up (one wider in a dry run, for RENDER).
-    private func label(_ word: String, _ style: Style) -> String {
+    private func label(_ word: String, _ style: TerminalControl) -> TerminalText {
         let width = options.dryRun ? 6 : 5
         return self.style(word.padding(toLength: max(width, word.count), withPad: " ", startingAt: 0), style)
     }
@@ -321,9 +322,9 @@ package final class ConsoleReporter: Sendable {
         attempt.response == nil && attempt.error == nil
     }
 
-    private func failureBlocks(_ workflow: WorkflowResult) -> String {
+    private func failureBlocks(_ workflow: WorkflowResult) -> TerminalText {
         let policy = output.policy
-        var out = ""
+        var out = TerminalText()
         // By index: `for step in` copied every step result (and all it holds) to look at its outcome.
         for index in workflow.steps.indices where workflow.steps[index].outcome.isProblem {
             let step = workflow.steps[index]
@@ -331,7 +332,7 @@ package final class ConsoleReporter: Sendable {
             switch step.outcome {
             case .failed(let failures):
                 for failure in failures {
-                    var diagnostic = renderer.render(Diagnostic.error(failure.message, at: failure.location))
+                    var diagnostic = renderer.styled(Diagnostic.error(failure.message, at: failure.location))
                     for line in FailureText.comparison(expected: failure.expected?.rendered, actual: failure.actual?.rendered, policy: policy) {
                         diagnostic += colourDiffLine(line) + "\n"
                     }
@@ -340,7 +341,7 @@ package final class ConsoleReporter: Sendable {
             case .errored(let error):
                 var notes: [Diagnostic] = []
                 if let hint = error.hint { notes.append(.note(hint, at: nil)) }
-                out += renderer.render(Diagnostic.error(error.message, at: error.location, notes: notes))
+                out += renderer.styled(Diagnostic.error(error.message, at: error.location, notes: notes))
             case .passed, .skipped:
                 break
             }
@@ -353,8 +354,8 @@ package final class ConsoleReporter: Sendable {
     }
 
     /// Every attempt's exchange but those shown already (as they happened).
-    private func verboseTranscripts(_ step: StepResult, except shown: Set<Int> = []) -> String {
-        var out = ""
+    private func verboseTranscripts(_ step: StepResult, except shown: Set<Int> = []) -> TerminalText {
+        var out = TerminalText()
         for (index, attempt) in step.attempts.enumerated() where !shown.contains(index + 1) {
             out += attemptTranscript(attempt, number: index + 1, of: step.displayName, withRetry: true)
         }
@@ -362,21 +363,21 @@ package final class ConsoleReporter: Sendable {
     }
 
     /// `name — attempt N`, the exchange, and (`withRetry`) why it was retried.
-    private func attemptTranscript(_ attempt: Attempt, number: Int, of step: String, withRetry: Bool) -> String {
-        var out = "\n" + style("\(step) — attempt \(number)", .dim) + "\n"
+    private func attemptTranscript(_ attempt: Attempt, number: Int, of step: String, withRetry: Bool) -> TerminalText {
+        var out: TerminalText = "\n" + style("\(step) — attempt \(number)", .dim) + "\n"
         out += indent(Transcript.render(attempt, policy: output.policy, verbose: true)) + "\n"
         if withRetry, let retry = attempt.retry { out += indent("* " + retry.message) + "\n" }
         return out
     }
 
     /// Diff lines (`    - …`, `    + …`) in red and green on a terminal.
-    private func colourDiffLine(_ line: String) -> String {
-        guard options.color, line.hasPrefix("    ") else { return line }
+    private func colourDiffLine(_ line: String) -> TerminalText {
+        guard options.color, line.hasPrefix("    ") else { return TerminalText(line) }
         let body = line.dropFirst(4)
         if body.hasPrefix("- ") { return "    " + style(String(body), .red) }
         if body.hasPrefix("+ ") { return "    " + style(String(body), .green) }
         if body.hasPrefix("@@") { return "    " + style(String(body), .dim) }
-        return line
+        return TerminalText(line)
     }
 
     private func indent(_ text: String) -> String {
@@ -391,11 +392,7 @@ package final class ConsoleReporter: Sendable {
 
     // MARK: - Colour
 
-    private enum Style: String {
-        case bold = "1", dim = "2", red = "31", green = "32", boldGreen = "1;32", boldRed = "1;31"
-    }
-
-    private func style(_ text: String, _ style: Style) -> String {
-        options.color ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+    private func style(_ text: String, _ style: TerminalControl) -> TerminalText {
+        .styled(TerminalText(text), style, when: options.color)
     }
 }

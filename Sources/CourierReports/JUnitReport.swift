@@ -4,18 +4,25 @@ import Foundation
 
 /// JUnit XML as GitLab, Jenkins and GitHub read it: one `<testsuite>` per
 /// workflow, one `<testcase>` per step run. Valid against the Jenkins
-/// `junit-10.xsd`.
+/// `junit-10.xsd`, but for the `file` attribute of `<testcase>` that GitLab reads
+/// (the XSD allows `file` on `<testsuite>` only; spec section 12).
+///
+/// A test case's `classname` and `file` name the workflow against `root` (see
+/// ``className(ofProjectPath:)``), so they do not depend on where `courier` was
+/// started; without a root (or for a file outside it) the path as given is used.
 ///
 /// Every value (names, messages, transcripts, attributes) is masked with `policy`
 /// before it is escaped, bodies before they are cut; the markup never is, so a
 /// secret equal to `testcase`, `failure` or `amp` cannot rewrite the document
 /// (written with ``ReportWriter/Masking/byRenderer``).
 package enum JUnitReport {
-    package static func render(_ run: RunResult, policy: MaskingPolicy) -> String {
+    package static func render(_ run: RunResult, policy: MaskingPolicy, root: ProjectRoot? = nil) -> String {
         let attr = { (value: String) in XMLText.escape(policy.mask(value), attribute: true) }
         var totals = (tests: 0, failures: 0, errors: 0)
         var suites = ""
         for workflow in run.workflows {
+            let file = root?.relativePath(of: workflow.file).map { ProjectFile(path: $0, isFile: true) }
+                ?? ProjectFile(path: workflow.file, isFile: false)
             var counts = (tests: 0, failures: 0, errors: 0, skipped: 0)
             var cases = ""
             for step in workflow.steps {
@@ -26,14 +33,14 @@ package enum JUnitReport {
                 case .skipped: counts.skipped += 1
                 case .passed: break
                 }
-                cases += testCase(step, workflow: workflow, policy: policy)
+                cases += testCase(step, workflow: workflow, file: file, policy: policy)
             }
             totals.tests += counts.tests
             totals.failures += counts.failures
             totals.errors += counts.errors
             suites += "  <testsuite name=\"\(attr(workflow.name))\" tests=\"\(counts.tests)\""
                 + " failures=\"\(counts.failures)\" errors=\"\(counts.errors)\" skipped=\"\(counts.skipped)\""
-                + " time=\"\(seconds(workflow.durationMicroseconds))\" file=\"\(attr(workflow.file))\">\n"
+                + " time=\"\(seconds(workflow.durationMicroseconds))\" file=\"\(attr(file.path))\">\n"
             suites += cases
             suites += "  </testsuite>\n"
         }
@@ -46,14 +53,35 @@ package enum JUnitReport {
 
     /// Writes the report through ``ReportWriter``: masked value by value, then atomically
     /// for files, directly for FIFOs, devices and `-` (standard output).
-    package static func write(_ run: RunResult, to path: String, maskingWith secrets: SecretRegistry) throws(ReportWriter.Failure) {
-        try ReportWriter.write(render(run, policy: secrets.policy), to: path, maskingWith: secrets, masking: .byRenderer)
+    package static func write(_ run: RunResult, to path: String, maskingWith secrets: SecretRegistry,
+                              root: ProjectRoot? = nil) throws(ReportWriter.Failure) {
+        try ReportWriter.write(render(run, policy: secrets.policy, root: root), to: path, maskingWith: secrets, masking: .byRenderer)
     }
 
-    private static func testCase(_ step: StepResult, workflow: WorkflowResult, policy: MaskingPolicy) -> String {
+    /// A workflow's path relative to the project root (`isFile`), or as given when it
+    /// has none (no root, outside it, or no file at all: an invalid run's `courier`).
+    private struct ProjectFile {
+        var path: String
+        var isFile: Bool
+    }
+
+    /// `wf/smoke.v2.yaml` → `wf.smoke_v2`: the extension dropped, directories joined by
+    /// `.`, a `.` inside a name replaced by `_` (Jenkins reads the part before the last
+    /// `.` as the package, so `smoke.v2` would be class `v2` of package `smoke`).
+    package static func className(ofProjectPath path: String) -> String {
+        var path = Substring(path)
+        for ext in [".yaml", ".yml"] where path.hasSuffix(ext) {
+            path = path.dropLast(ext.count)
+            break
+        }
+        return path.split(separator: "/").map { $0.replacingOccurrences(of: ".", with: "_") }.joined(separator: ".")
+    }
+
+    private static func testCase(_ step: StepResult, workflow: WorkflowResult, file: ProjectFile, policy: MaskingPolicy) -> String {
         let attr = { (value: String) in XMLText.escape(policy.mask(value), attribute: true) }
         let text = { (value: String) in XMLText.escape(policy.mask(value)) }
-        var xml = "    <testcase name=\"\(attr(step.displayName))\" classname=\"\(attr(workflow.className))\""
+        var xml = "    <testcase name=\"\(attr(step.displayName))\" classname=\"\(attr(className(ofProjectPath: file.path)))\""
+            + (file.isFile ? " file=\"\(attr(file.path))\"" : "")
             + " time=\"\(seconds(step.durationMicroseconds))\""
         var body = ""
         switch step.outcome {

@@ -80,12 +80,4 @@ package struct WorkflowResult: Sendable, Codable, Equatable {
     }
 
     package var passed: Bool { steps.allSatisfy { !$0.outcome.isProblem } }
-
-    /// The JUnit `classname`: the file path without its extension.
-    package var className: String {
-        for ext in [".yaml", ".yml"] where file.hasSuffix(ext) {
-            return String(file.dropLast(ext.count))
-        }
-        return file
-    }
 }

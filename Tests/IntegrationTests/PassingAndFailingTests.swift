@@ -58,7 +58,7 @@ struct PassingAndFailingTests {
         let report = try await JUnitReport.load(workspace.url.appendingPathComponent("out/junit.xml"))
         #expect(report.suites.map(\.name) == ["passing flow"])
         #expect(report.cases.map(\.name) == ["health check", "create user", "use the captures"])
-        #expect(report.cases.allSatisfy { $0.classname == "flows/passing" }, "classname = file path without extension")
+        #expect(report.cases.allSatisfy { $0.classname == "flows.passing" }, "classname = path from the project root (here the working directory), directories joined by '.'")
         #expect(report.cases.allSatisfy { $0.passed })
         #expect(report.suites.first?.attributes["tests"] == "3")
         #expect(report.suites.first?.attributes["failures"] == "0")

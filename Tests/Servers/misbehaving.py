@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import os
+import json
 import socket
 import struct
 import sys
@@ -107,6 +108,17 @@ class Handler(BaseHTTPRequestHandler):
     def s_index(self):
         body = b"misbehaving test server\n"
         self.raw(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body))
+
+    def s_terminal(self):
+        """Terminal control sequences in a header, a JSON value (`name`, for a captured step
+        name) and the text after it: cursor up, erase line, clear screen, an OSC title, a
+        C1 CSI (U+009B) and DEL. `secret` holds ESC too: it must still be masked."""
+        value = "\x1b[1A\x1b[2K  PASS  fake"
+        doc = json.dumps({"name": value, "secret": "tok\x1ben-9"}).encode()
+        text = b"\x1b]0;owned\x07\x1b[2J\xc2\x9b2J\x7f tok\x1ben-9 end\n"
+        body, kind = (doc, b"application/json") if "json" in self.query else (text, b"text/plain")
+        self.raw(b"HTTP/1.1 200 OK\r\nContent-Type: " + kind + b"\r\nX-Evil: a\x1b[2Jb\r\n"
+                 b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body))
 
     def s_reset_headers(self):
         """Part of a header block, then a reset."""

@@ -28,7 +28,7 @@ struct AuthSession {
     mutating func beginLogin() -> String {
         runs += 1
         loggedIn = false
-        return runs > 1 ? " (\(runs))" : ""
+        return StepNaming.numbered("", occurrence: runs)
     }
 
     mutating func loginPassed() {

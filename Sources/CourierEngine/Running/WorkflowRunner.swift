@@ -54,6 +54,8 @@ final class WorkflowRunner {
     private lazy var environmentProxies: [String] = URLCredentials.proxyEnvironmentVariables.compactMap { engine.settings.environment[$0] }
     /// The `auth:` flow's state: credentials are this workflow's own (spec section 9).
     private var authSession: AuthSession?
+    /// Every result's reported name is its own in this workflow (spec section 12).
+    private var uniqueNames = UniqueStepNames()
     /// Teardown has started: a login it needs is shielded from an interruption like
     /// teardown's own requests (until the teardown deadline).
     private var teardownRunning = false
@@ -384,7 +386,7 @@ final class WorkflowRunner {
     private func runInclude(_ include: Include, step: Step, phase: StepPhase, context: StepContext,
                             iteration: Int?, start: Int) async -> Bool {
         func fail(_ type: String, _ message: String, at location: SourceRange?) -> Bool {
-            record(StepResult(name: fullName(of: step, in: context), phase: phase, location: step.range, iteration: iteration,
+            record(StepResult(name: fullName(of: step, in: context, iteration: iteration), phase: phase, location: step.range, iteration: iteration,
                               outcome: .errored(StepError(type: type, message: message, location: location ?? include.range)),
                               startedAt: clock.timestamp(at: start), durationMicroseconds: clock.elapsedMicroseconds(since: start)))
             return true
@@ -451,7 +453,7 @@ final class WorkflowRunner {
     /// (last) attempt to the scope. Every attempt is kept in the result.
     private func perform(_ request: Request, step: Step, phase: StepPhase, context: StepContext, iteration: Int?, start: Int) async -> StepResult {
         // Named before anything of it is committed: its own captures do not rename it.
-        let stepName = fullName(of: step, in: context)
+        let stepName = fullName(of: step, in: context, iteration: iteration)
         // Retries and polling plug in here as policies (`retry:`, else `defaults.retry`, else `--retry N`).
         let retry = step.retry ?? workflow.defaults.retry
         var policy: any AttemptPolicy = RetryAttempts(written: retry, commandLineAttempts: engine.settings.retryAttempts,
@@ -800,11 +802,13 @@ final class WorkflowRunner {
                    outcome: .errored(StepError(type: "template", message: error.message, location: error.range)))
     }
 
-    /// `login › log in`, `auth › log in (2)`: the name reports show, with its include and login prefixes.
-    private func fullName(of step: Step, in context: StepContext) -> String {
+    /// `login › log in`, `auth › log in (2)`: the name reports show, with its include and login
+    /// prefixes, numbered when an earlier result of this workflow has it (`GET /health (2)`).
+    /// Called once per result: each call claims the name it returns.
+    private func fullName(of step: Step, in context: StepContext, iteration: Int? = nil) -> String {
         // Most steps are neither included nor a login's: their name as it is, not concatenated.
-        guard context.prefix.isEmpty && context.suffix.isEmpty else { return context.prefix + name(of: step) + context.suffix }
-        return name(of: step)
+        let full = context.prefix.isEmpty && context.suffix.isEmpty ? name(of: step) : context.prefix + name(of: step) + context.suffix
+        return uniqueNames.claim(full, iteration: iteration)
     }
 
     /// The step's `name` rendered when its variables exist, else as written.

@@ -1,3 +1,4 @@
+import CourierDiagnostics
 import CourierSecrets
 #if canImport(Glibc)
 import Glibc
@@ -17,8 +18,12 @@ import Synchronization
 /// Each `write` is atomic with respect to the others on the same writer.
 ///
 /// There is no unmasked write: every text is masked with a ``SecretRegistry``'s
-/// current policy on its way to the descriptor. Reporters and the command line
-/// hold a ``MaskedOutput`` (this writer and the run's registry), never a way around it.
+/// current policy on its way to the descriptor, and then its control characters
+/// are shown as escapes (`\u001b`): text from outside (bodies, headers, names a
+/// server filled in, merged reports) cannot drive the terminal. Only Courier's own
+/// controls (``TerminalControl``: colour, erasing the status line) are written as
+/// they are. Reporters and the command line hold a ``MaskedOutput`` (this writer
+/// and the run's registry), never a way around it.
 ///
 ///     let output = MaskedOutput(ConsoleWriter.standardOutput, secrets: registry)
 ///     output.write("PASSED\n")
@@ -45,14 +50,16 @@ package final class ConsoleWriter: Sendable {
         self.name = name
     }
 
-    /// Writes all of `text` masked with `secrets`' current policy, unless the
-    /// stream has failed or closed before.
+    /// Writes all of `text` masked with `secrets`' current policy, then with its
+    /// control characters escaped, unless the stream has failed or closed before.
     ///
     /// Masked as a whole: a caller writes whole blocks (a step line, a failure's
-    /// transcript), so no secret straddles two writes.
-    package func write(_ text: String, maskingWith secrets: SecretRegistry) {
+    /// transcript), so no secret straddles two writes. Masked before it is escaped,
+    /// so a secret holding ESC is still found and `***` is never split.
+    package func write(_ text: TerminalText, maskingWith secrets: SecretRegistry) {
         guard !text.isEmpty else { return }
-        var text = secrets.policy.mask(text)
+        let policy = secrets.policy
+        var text = text.written { policy.mask($0) }
         state.withLock { status in
             guard status == .open else { return }
             let error = text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: fileDescriptor) }
@@ -62,6 +69,11 @@ package final class ConsoleWriter: Sendable {
             case let other?: status = .failed(errno: other)
             }
         }
+    }
+
+    /// Writes `text`, all of it text: every control character in it is escaped.
+    package func write(_ text: String, maskingWith secrets: SecretRegistry) {
+        write(TerminalText(text), maskingWith: secrets)
     }
 
     package var status: Status { state.withLock { $0 } }

@@ -1,9 +1,10 @@
+import CourierDiagnostics
 import CourierSecrets
 
 /// A console stream as reporters and the command line hold it: a
 /// ``ConsoleWriter`` and the run's ``SecretRegistry``; every write is masked
 /// with the policy current at that moment (secrets captured by the step just
-/// finished included).
+/// finished included), then its control characters are escaped.
 ///
 ///     let output = MaskedOutput(ConsoleWriter.standardOutput, secrets: registry)
 ///     output.write("  PASS  log in  200  12 ms\n")
@@ -18,8 +19,13 @@ package struct MaskedOutput: Sendable {
     }
 
     /// Writes `text` masked, as one write (keep a block in one call: see ``ConsoleWriter/write(_:maskingWith:)``).
-    package func write(_ text: String) {
+    package func write(_ text: TerminalText) {
         writer.write(text, maskingWith: secrets)
+    }
+
+    /// Writes `text`, all of it text: every control character in it is escaped.
+    package func write(_ text: String) {
+        writer.write(TerminalText(text), maskingWith: secrets)
     }
 
     /// The policy now, for reporters that cut text (mask first, then cut).

@@ -30,9 +30,9 @@ package struct ReportRequest: Sendable, Equatable {
         /// The report's text, every value masked with `policy` (bodies before they are cut)
         /// before it is escaped or embedded; the markup is never masked. Throws when the
         /// results cannot be written in this format: the report is then not written at all.
-        package func render(_ run: RunResult, policy: MaskingPolicy) throws(JSONReport.EncodingFailure) -> String {
+        package func render(_ run: RunResult, policy: MaskingPolicy, root: ProjectRoot? = nil) throws(JSONReport.EncodingFailure) -> String {
             switch self {
-            case .junit: JUnitReport.render(run, policy: policy)
+            case .junit: JUnitReport.render(run, policy: policy, root: root)
             case .json: try JSONReport.render(run, policy: policy)
             case .html: HTMLReport.render(run, policy: policy)
             }
@@ -50,12 +50,13 @@ package struct ReportRequest: Sendable, Equatable {
 
     package var toStandardOutput: Bool { path == "-" }
 
-    package func write(_ run: RunResult, maskingWith secrets: SecretRegistry) throws(ReportWriter.Failure) {
+    /// `root`: what workflow files are named against where a format names them (JUnit).
+    package func write(_ run: RunResult, maskingWith secrets: SecretRegistry, root: ProjectRoot? = nil) throws(ReportWriter.Failure) {
         // Every format masks value by value: masking its whole text could rewrite its
         // structure (JSON's keys, a JUnit element named `failure`, HTML's `<div>`).
         let text: String
         do {
-            text = try format.render(run, policy: secrets.policy)
+            text = try format.render(run, policy: secrets.policy, root: root)
         } catch {
             throw ReportWriter.Failure(path: path, reason: error.description)
         }

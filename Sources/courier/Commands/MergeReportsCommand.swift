@@ -52,7 +52,7 @@ enum MergeReportsCommand {
         let color = Output.useColor(parsed.last("--color"), fileDescriptor: 2)
         let renderer = DiagnosticRenderer(sources: sources, color: color)
         guard unreadable.isEmpty else {
-            Output.err(renderer.render(unreadable))
+            Output.err(renderer.styled(unreadable))
             return ExitCode.invalid
         }
         switch ReportMerge.merge(inputs) {
@@ -67,7 +67,7 @@ enum MergeReportsCommand {
                 }
                 return .error(problem.message, at: SourceRange(at: SourceLocation(file: problem.file, line: line, column: column)), notes: notes)
             }
-            Output.err(renderer.render(diagnostics))
+            Output.err(renderer.styled(diagnostics))
             let files = Set(problems.map(\.file)).count
             Output.err("\(problems.count) error\(problems.count == 1 ? "" : "s") in \(files) of \(inputs.count) report\(inputs.count == 1 ? "" : "s"); '\(out)' not written\n")
             return ExitCode.invalid
@@ -75,7 +75,7 @@ enum MergeReportsCommand {
             do {
                 try ReportWriter.write(text, to: out, maskingWith: Output.secrets)
             } catch {
-                Output.err(renderer.render(Diagnostic.error(error.description, at: nil)))
+                Output.err(renderer.styled(Diagnostic.error(error.description, at: nil)))
                 return ExitCode.invalid
             }
             return ExitCode.passed

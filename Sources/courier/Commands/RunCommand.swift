@@ -70,12 +70,14 @@ enum RunCommand {
             throw UsageError("--jobs takes a positive number, not '\(jobs)'")
         }
         let shard = try ShardRequest.resolve(parsed, environment: ProcessInfo.processInfo.environment)
-        let reports = ReportSink(try reportRequests(parsed), secrets: Output.secrets, shard: shard?.recorded)
+        let reports = ReportSink(try reportRequests(parsed), secrets: Output.secrets, shard: shard?.recorded,
+                                 root: ProjectRoot.find(from: FileManager.default.currentDirectoryPath))
 
         // 1. Everything is validated before anything is sent; libcurl loads meanwhile.
         HTTPClient.preload()
         let found = try WorkflowDiscovery.find(parsed.positional, exclude: parsed.all("--exclude"))
         let files = found.candidates.map(\.path)
+        try ReportDestinations.check(reports.requests, workflowFiles: files)
         let sources = SourceStore()
         let stderrColor = Output.useColor(parsed.last("--color"), fileDescriptor: 2)
         var loaded = WorkflowLoading.load(found, sources: sources)

@@ -1,4 +1,5 @@
 import CourierDiagnostics
+import CourierEngine
 import CourierSecrets
 import CourierWorkflow
 import Foundation
@@ -65,7 +66,7 @@ enum WorkflowLoading {
             case .success(let workflow):
                 loaded.workflows.append(workflow)
                 // Warnings (e.g. ignored keys of an included workflow) come with a success too.
-                loaded.diagnostics += workflow.warnings
+                loaded.diagnostics += workflow.warnings + DuplicateStepNames.check(workflow)
             case .failure(let list): loaded.diagnostics += list.diagnostics
             }
         }
@@ -122,7 +123,7 @@ enum WorkflowLoading {
     static func report(_ diagnostics: [Diagnostic], sources: SourceStore, color: Bool) {
         guard !diagnostics.isEmpty else { return }
         registerSecretsOfFiles(named: diagnostics, sources: sources, in: Output.secrets)
-        Output.err(DiagnosticRenderer(sources: sources, color: color).render(diagnostics))
+        Output.err(DiagnosticRenderer(sources: sources, color: color).styled(diagnostics))
     }
 
     static func registerSecretsOfFiles(named diagnostics: [Diagnostic], sources: SourceStore, in registry: SecretRegistry) {

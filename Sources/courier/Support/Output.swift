@@ -1,3 +1,4 @@
+import CourierDiagnostics
 import CourierReports
 import CourierSecrets
 import Foundation
@@ -19,6 +20,11 @@ enum Output {
     }
 
     static func err(_ text: String) {
+        standardError.write(text)
+    }
+
+    /// Diagnostics, in colour when asked for: only the colour reaches the terminal raw.
+    static func err(_ text: TerminalText) {
         standardError.write(text)
     }
 

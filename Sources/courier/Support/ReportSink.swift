@@ -25,11 +25,14 @@ final class ReportSink: Sendable {
     /// The slice the run ran (`--shard`), recorded in every report it writes, the reports of
     /// an invalid run or of an empty selection too.
     private let shard: RunShard?
+    /// What reports name workflow files against (JUnit `classname` and `file`).
+    private let root: ProjectRoot?
 
-    init(_ requests: [ReportRequest], secrets: SecretRegistry, shard: RunShard? = nil) {
+    init(_ requests: [ReportRequest], secrets: SecretRegistry, shard: RunShard? = nil, root: ProjectRoot? = nil) {
         self.requests = requests
         self.secrets = secrets
         self.shard = shard
+        self.root = root
     }
 
     /// Writes a partial report without waiting (from the engine's thread, which must
@@ -72,7 +75,7 @@ final class ReportSink: Sendable {
                 guard first else { continue }
             }
             do {
-                try request.write(run, maskingWith: secrets)
+                try request.write(run, maskingWith: secrets, root: root)
             } catch {
                 failures.append("\(request.format.title): \(error)")
             }
