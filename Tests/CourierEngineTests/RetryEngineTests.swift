@@ -52,6 +52,24 @@ import Testing
         #expect(retries == ["flaky: 503, retrying in 1.0 s", "flaky: 503, retrying in 2.0 s"])
     }
 
+    @Test("a for_each item's RETRY lines name its iteration, as its attempts and its result do")
+    func retriedIterationsKeepTheirIndex() async throws {
+        let transport = sequence([status(200), status(503), status(200)])
+        let (result, events) = try await run("""
+            steps:
+              - name: each
+                for_each: [a, b]
+                request: { url: "http://h/{{ item }}" }
+                retry: { attempts: 2, delay: 1s, jitter: false }
+                expect: { status: 200 }
+            """, transport)
+        #expect(result.steps.count == 2)
+        let retries = events.compactMap { if case .attemptRetried(_, let name, _) = $0 { name } else { nil } }
+        let attempts = events.compactMap { if case .attemptFinished(_, let name, _, _, _) = $0 { name } else { nil } }
+        #expect(retries == ["each [2]"])
+        #expect(attempts == ["each [1]", "each [2]", "each [2]"])
+    }
+
     @Test("nothing is retried unless configured")
     func noRetryByDefault() async throws {
         let transport = sequence([status(503), status(200)])

@@ -454,6 +454,8 @@ final class WorkflowRunner {
     private func perform(_ request: Request, step: Step, phase: StepPhase, context: StepContext, iteration: Int?, start: Int) async -> StepResult {
         // Named before anything of it is committed: its own captures do not rename it.
         let stepName = fullName(of: step, in: context, iteration: iteration)
+        // How the console names this step's attempts and retries: an iteration with its `[i]`.
+        let displayName = iteration.map { "\(stepName) [\($0)]" } ?? stepName
         // Retries and polling plug in here as policies (`retry:`, else `defaults.retry`, else `--retry N`).
         let retry = step.retry ?? workflow.defaults.retry
         var policy: any AttemptPolicy = RetryAttempts(written: retry, commandLineAttempts: engine.settings.retryAttempts,
@@ -479,8 +481,7 @@ final class WorkflowRunner {
         func attemptRecorded(_ outcome: inout AttemptOutcome) {
             attemptCount += 1
             guard let record = outcome.record.take() else { return }
-            let name = iteration.map { "\(stepName) [\($0)]" } ?? stepName
-            engine.onEvent(.attemptFinished(file: workflow.file, step: name, phase: phase, number: attemptCount, record))
+            engine.onEvent(.attemptFinished(file: workflow.file, step: displayName, phase: phase, number: attemptCount, record))
             records.append(record)
         }
         func timedLogIn() async -> StepError? {
@@ -523,7 +524,7 @@ final class WorkflowRunner {
             }
             deciding.record?.retry = next
             attemptRecorded(&deciding)
-            engine.onEvent(.attemptRetried(file: workflow.file, step: stepName, next))
+            engine.onEvent(.attemptRetried(file: workflow.file, step: displayName, next))
             // Ctrl-C (or --fail-fast) during the wait ends the step at once.
             do { try await engine.sleeper.sleep(for: next.wait) } catch {
                 waitCancelled = true
