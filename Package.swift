@@ -25,12 +25,12 @@ let package = Package(
         // The one masking policy every output goes through; depends on nothing.
         .target(name: "CourierSecrets"),
         .target(name: "CourierJSON"),
-        .target(name: "CourierHTTP", dependencies: ["CCurl"]),
+        .target(name: "CourierHTTP", dependencies: ["CCurl", "CourierSecrets"]),
         // The typed Swift client for app code (endpoints, errors, retries, auth, mocks).
         .target(name: "Courier", dependencies: ["CourierHTTP"]),
         .target(name: "CourierWorkflow", dependencies: ["CYAML", "CourierDiagnostics", "CourierJSON", "CourierSecrets"]),
         // What a run did, as plain Codable values: reporters read these, never the engine.
-        .target(name: "CourierResults", dependencies: ["CourierDiagnostics", "CourierJSON"]),
+        .target(name: "CourierResults", dependencies: ["CourierDiagnostics", "CourierJSON", "CourierSecrets"]),
         .target(name: "CourierEngine", dependencies: ["CourierWorkflow", "CourierJSON", "CourierHTTP", "CourierDiagnostics", "CourierSecrets", "CourierResults"]),
         .target(name: "CourierReports", dependencies: ["CourierResults", "CourierDiagnostics", "CourierSecrets", "CourierJSON"]),
         .executableTarget(
@@ -50,7 +50,7 @@ let package = Package(
         .executableTarget(name: "courier-example", dependencies: ["Courier"], path: "Examples/CourierExample",
                           exclude: ["expected-output.txt"]),
         .testTarget(name: "CourierJSONTests", dependencies: ["CourierJSON"]),
-        .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP"]),
+        .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CCurl"]),
         .testTarget(name: "CourierTests", dependencies: ["Courier"]),
         .testTarget(name: "CourierSecretsTests", dependencies: ["CourierSecrets"]),
         .testTarget(name: "CourierWorkflowTests", dependencies: ["CourierWorkflow", "CourierDiagnostics", "CourierJSON"], exclude: ["Fixtures"]),

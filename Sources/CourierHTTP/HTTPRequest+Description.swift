@@ -1,9 +1,12 @@
+import CourierSecrets
+
 /// A request prints without its credentials: a library user logs requests from an
 /// authenticator or a custom transport, and the default reflection would show
 /// `Authorization` and cookies in full.
 extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Header fields whose values are credentials; shown as `<redacted>`.
-    public static let credentialHeaderNames: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key"]
+    /// (The one list of ``CredentialHeaderNames``, which the runner masks too.)
+    public static let credentialHeaderNames = Set(CredentialHeaderNames.all)
 
     /// `POST https://host/users`, then one `name: value` line per header field with
     /// credentials redacted, then the body's kind and size (never its bytes). A
@@ -11,7 +14,7 @@ extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, Cu
     public var description: String {
         var text = "\(method) \(Self.redactingUserInfo(url))"
         for field in headers {
-            let value = Self.credentialHeaderNames.contains(field.name.lowercased()) ? "<redacted>" : field.value
+            let value = CredentialHeaderNames.contains(field.name) ? "<redacted>" : field.value
             text += "\n\(field.name): \(value)"
         }
         switch body {

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// Which header names hold credentials (recorded as `Bearer ***`, registered as secrets):
-/// exactly the four names, in any ASCII case, however close another name comes.
+/// exactly the six names, in any ASCII case, however close another name comes.
 @Suite struct CredentialHeaderNameTests {
     @Test(arguments: [
         ("Authorization", true), ("AUTHORIZATION", true), ("authorization", true), ("Proxy-Authorization", true),
@@ -13,6 +13,8 @@ import Testing
         // Same length, one byte off; one byte short or long; not ASCII.
         ("Cookif", false), ("Set_Cookie", false), ("Authorizatiom", false), ("Proxy-Authorizatiom", false),
         ("Cookie2", false), ("Cooki", false), ("Authorizatio", false), ("C\u{F6}okie", false), ("\u{C7}ookie", false),
+        ("X-Api-Key", true), ("x-api-key", true), ("X-API-KEY", true), ("Api-Key", true), ("api-key", true),
+        ("X-Api-Kez", false), ("Api_Key", false), ("X-Api-Key2", false),
         ("Date", false), ("", false), ("Content-Length", false),
     ] as [(String, Bool)])
     func credentialNames(name: String, isCredential: Bool) {

@@ -98,7 +98,7 @@ struct SecretsTests {
         try await runAndCheck(verbose: true)
     }
 
-    @Test("Authorization and Cookie header values are masked even when no secret variable is involved")
+    @Test("Authorization, Cookie, X-Api-Key and Api-Key header values are masked even when no secret variable is involved")
     func sensitiveHeaders() async throws {
         let server = try TestServer.shared()
         let workspace = try Workspace()
@@ -113,6 +113,8 @@ struct SecretsTests {
                   headers:
                     Authorization: "\(authValue)"
                     Cookie: "\(cookieValue)"
+                    x-API-key: plain-api-key-7719
+                    Api-Key: plain-api-key-2264
                 expect:
                   status: 299
             """)
@@ -121,7 +123,7 @@ struct SecretsTests {
         #expect(result.status == 1, result.context)
         let report = try await JUnitReport.load(workspace.url.appendingPathComponent("junit.xml"))
         #expect(report.testCase("echo them")?.systemOut != nil)
-        for form in ["plain-credential-8841", "plain-cookie-5532"] {
+        for form in ["plain-credential-8841", "plain-cookie-5532", "plain-api-key-7719", "plain-api-key-2264"] {
             for (place, text) in [("stdout", result.stdout), ("stderr", result.stderr), ("JUnit report", report.text)] {
                 #expect(!text.contains(form), "'\(form)' appears in \(place)")
             }

@@ -252,7 +252,7 @@ final class WorkflowRunner {
         for text in credentials.sensitiveTexts { addCredentialText(text) }
     }
 
-    /// `Authorization` and `Cookie` values are secrets whatever the workflow says:
+    /// Credential header values (``CredentialHeaderNames``) are secrets whatever the workflow says:
     /// a server may echo them back in a body, where no header name marks them.
     private func recordCredentials(in headers: HTTPHeaders) {
         // Most blocks hold no credential: asked of each name in place (by index: `contains`
@@ -292,7 +292,8 @@ final class WorkflowRunner {
                 addCredentialText(pair)
                 addCredentialText(value)
             default:
-                continue
+                // `X-Api-Key`, `Api-Key`: the whole value is the key.
+                addCredentialText(field.value)
             }
         }
     }
