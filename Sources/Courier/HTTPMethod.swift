@@ -33,12 +33,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
 
     /// Whether sending the request twice does what sending it once does (RFC 9110 §9.2.2):
     /// only these are retried after the server may have seen them.
-    public var isIdempotent: Bool {
-        switch rawValue {
-        case "GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE": true
-        default: false
-        }
-    }
+    public var isIdempotent: Bool { RetryPolicy.isIdempotent(rawValue) }
 
     /// The token, e.g. `GET`.
     public var description: String { rawValue }

@@ -223,3 +223,15 @@ public struct SeededRandomNumberGenerator: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 }
+
+extension RetryPolicy {
+    /// The methods that sending twice does what sending once does (RFC 9110 §9.2.2), in
+    /// upper case: only these are sent again after the server may have seen them. One list
+    /// for the runner's `--retry N` and the library's default retries.
+    public static let idempotentMethods: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]
+
+    /// Whether `method` (any case) is one of ``idempotentMethods``.
+    public static func isIdempotent(_ method: String) -> Bool {
+        idempotentMethods.contains(method.uppercased())
+    }
+}

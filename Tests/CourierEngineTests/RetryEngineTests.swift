@@ -216,8 +216,11 @@ import Testing
               - { name: post, request: { method: POST, url: http://h/b } }
               - { name: delete, request: { method: DELETE, url: http://h/c } }
               - { name: refused post, request: { method: POST, url: http://h/refused } }
+              - { name: trace, request: { method: TRACE, url: http://h/d } }
+              - { name: patch, request: { method: PATCH, url: http://h/e } }
             """, transport, settings: settings)
-        #expect(result.steps.map(\.attempts.count) == [3, 1, 3, 3])
+        // TRACE is idempotent (RFC 9110 §9.2.2), PATCH is not.
+        #expect(result.steps.map(\.attempts.count) == [3, 1, 3, 3, 3, 1])
     }
 
     @Test("a workflow's `retry:` applies to a POST as configured; --retry N sets its default attempts")

@@ -8,10 +8,6 @@ import Foundation
 /// conditions and waits are `CourierHTTP.RetryPolicy`'s; polling (`on: [expect]`) and
 /// `abort_if` are the workflow's own, decided here on top of it.
 struct RetryAttempts: AttemptPolicy {
-    /// Methods `--retry N` may send again after a response or a timeout: sending them
-    /// twice does what sending them once does.
-    static let idempotentMethods: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]
-
     let http: RetryPolicy
     /// `on:` has `expect`: an attempt whose expectations or captures fail is tried again.
     let polls: Bool
@@ -73,7 +69,8 @@ struct RetryAttempts: AttemptPolicy {
         }
 
         var retried = http.retries(failure)
-        if fromCommandLine && !Self.idempotentMethods.contains(method.uppercased()) {
+        // `--retry N` sends again after a response or a timeout only what may be sent twice.
+        if fromCommandLine && !RetryPolicy.isIdempotent(method) {
             retried = failure == .network(requestSent: false)
         }
         var shownReason = reason
