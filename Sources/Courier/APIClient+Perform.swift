@@ -54,14 +54,11 @@ extension APIClient {
                 retryAfter = response.headers["Retry-After"]
             case .failure(let transportError):
                 error = APIError(transport: transportError, request: sent)
-                switch transportError.kind {
-                case .timeout: failure = .timeout
-                case .connectionRefused, .hostNotFound: failure = .network(requestSent: false)
-                case .connectionClosed: failure = .network(requestSent: true)
-                default:
+                guard let retriable = RetryPolicy.Failure(transportError.kind) else {
                     error.attempts = sends
                     throw error  // cancelled, TLS, invalid URL…: another try changes nothing
                 }
+                failure = retriable
             }
             error.attempts = sends
 

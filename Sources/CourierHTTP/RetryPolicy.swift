@@ -44,6 +44,18 @@ public struct RetryPolicy: Sendable, Hashable {
         case timeout
         /// A response came back with this status.
         case status(Int)
+
+        /// What a transport error comes to, or nil when another try would fail the same way
+        /// (cancelled, TLS, an invalid URL, a file that cannot be read…). One mapping for the
+        /// runner and the library.
+        public init?(_ kind: HTTPError.Kind) {
+            switch kind {
+            case .timeout: self = .timeout
+            case .connectionRefused, .hostNotFound: self = .network(requestSent: false)
+            case .connectionClosed: self = .network(requestSent: true)
+            default: return nil
+            }
+        }
     }
 
     /// Total tries, the first included: 1 never retries.

@@ -6,6 +6,17 @@ import Testing
 /// `CourierHTTP.RetryPolicy`: backoff arithmetic, seeded jitter, `Retry-After`, the deadline.
 /// (Here because CourierHTTP has no test target of its own; nothing of the engine is used.)
 @Suite struct RetryPolicyTests {
+    /// The one mapping from transport errors to retry failures, read by the runner and the library.
+    @Test func transportErrorsAsRetryFailures() {
+        #expect(RetryPolicy.Failure(.timeout) == .timeout)
+        #expect(RetryPolicy.Failure(.connectionRefused) == .network(requestSent: false))
+        #expect(RetryPolicy.Failure(.hostNotFound) == .network(requestSent: false))
+        #expect(RetryPolicy.Failure(.connectionClosed) == .network(requestSent: true))
+        for kind: HTTPError.Kind in [.tls, .cancelled, .invalidURL, .fileUnreadable, .badResponse, .transport] {
+            #expect(RetryPolicy.Failure(kind) == nil, "\(kind)")
+        }
+    }
+
     @Test("constant, linear and exponential backoff, capped at max_delay")
     func backoffArithmetic() {
         let constant = RetryPolicy(attempts: 5, delay: .milliseconds(200), backoff: .constant, jitter: false)

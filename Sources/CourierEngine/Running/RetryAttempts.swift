@@ -54,12 +54,8 @@ struct RetryAttempts: AttemptPolicy {
         let failure: RetryPolicy.Failure
         let reason: String
         if let kind = outcome.transportError {
-            switch kind {
-            case .timeout: failure = .timeout
-            case .connectionRefused, .hostNotFound: failure = .network(requestSent: false)
-            case .connectionClosed: failure = .network(requestSent: true)
-            default: return .stop  // cancelled, TLS, invalid URL…: another try changes nothing
-            }
+            guard let retriable = RetryPolicy.Failure(kind) else { return .stop }
+            failure = retriable
             reason = kind.description.replacingOccurrences(of: "_", with: " ")
         } else if let status = outcome.status {
             failure = .status(status)
