@@ -59,9 +59,9 @@ static void load(void) {
     const char *names[] = {"libcurl.so.4", "libcurl.so"};
     void *library = NULL;
     const char *name = NULL;
-    // RTLD_LAZY: the functions Courier calls are looked up below with dlsym either way;
-    // binding every symbol of libcurl's dozen libraries up front (RTLD_NOW) was a tenth
-    // of a one-request run's instructions (29.5M -> 26.6M, callgrind).
+    // RTLD_LAZY: the functions Courier calls are looked up below with dlsym either way, and
+    // binding every symbol of libcurl's dozen libraries up front (RTLD_NOW) is work that a
+    // run of one request pays in full (the figures are in docs/performance.md).
     for (size_t i = 0; i < sizeof names / sizeof names[0] && library == NULL; i++) {
         name = names[i];
         library = dlopen(name, RTLD_LAZY | RTLD_LOCAL);

@@ -1,6 +1,6 @@
 /// Totals for the console's summary line, counted in this module: from here the records
 /// are read in place, where a loop in the reporter copied every attempt out of its array
-/// to look at it (about 2,400 instructions per step of a 2,000-step run).
+/// to look at it.
 extension RunResult {
     /// Steps per outcome.
     package var outcomeCounts: (passed: Int, failed: Int, errored: Int, skipped: Int) {
