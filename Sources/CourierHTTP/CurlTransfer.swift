@@ -160,7 +160,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// `courier/<version>` as a C string, made once rather than for every request (a short
     /// Swift string has no C string at hand: passing one allocated a copy each time).
-    private static let userAgent = Array("courier/\(CourierHTTPVersion.string)".utf8CString)
+    private static let userAgent = Array("courier/\(CourierVersion.string)".utf8CString)
 
     /// Read once: the environment does not change while Courier runs, and this is asked
     /// for every request on the driver thread.

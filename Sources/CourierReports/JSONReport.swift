@@ -6,8 +6,8 @@ import Foundation
 /// The JSON report (`--json FILE`): the run's results as they are recorded, in a
 /// versioned envelope with the counts a tool checks first.
 ///
-/// The report is the encoded ``RunResult`` itself (the same keys ``ResultJSON`` and
-/// the results' Codable conformances write), not a second shape to keep in step: a
+/// The report is the encoded ``RunResult`` itself (the keys the results' Codable
+/// conformances write), not a second shape to keep in step: a
 /// tool reads what the engine knows, and `docs/report.schema.json` pins every key.
 /// Keys are camelCase throughout, durations integer microseconds named so
 /// (`durationMicroseconds`), instants ISO 8601 UTC (``Timestamp``). A change that

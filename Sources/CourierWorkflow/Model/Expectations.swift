@@ -26,11 +26,6 @@ package struct Expectations: Sendable {
         self.cookies = cookies
         self.range = range
     }
-
-    /// True when nothing was written (the engine then applies "status < 400").
-    package var isEmpty: Bool {
-        status == nil && headers.isEmpty && json.isEmpty && body == nil && schema == nil && duration == nil && cookies.isEmpty
-    }
 }
 
 /// `status: 200`, `[200, 201]`, `"2xx"`, `[200, "3xx"]`, `"{{ code }}"` or a predicate map.

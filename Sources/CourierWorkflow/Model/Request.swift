@@ -31,43 +31,22 @@ package struct Request: Sendable {
     private var storage: Storage
 
     /// `GET` when not written (then its range is the request's).
-    package var method: Template {
-        get { storage.method }
-        set { storage = Storage(method: newValue, url: storage.url, query: storage.query, auth: storage.auth, body: storage.body, options: storage.options, range: storage.range) }
-    }
+    package var method: Template { storage.method }
 
-    package var url: Template {
-        get { storage.url }
-        set { storage = Storage(method: storage.method, url: newValue, query: storage.query, auth: storage.auth, body: storage.body, options: storage.options, range: storage.range) }
-    }
+    package var url: Template { storage.url }
 
     /// Query parameters in file order; a YAML list repeats the parameter. Names may hold templates.
-    package var query: [(name: Template, values: [TemplateValue])] {
-        get { storage.query }
-        set { storage = Storage(method: storage.method, url: storage.url, query: newValue, auth: storage.auth, body: storage.body, options: storage.options, range: storage.range) }
-    }
+    package var query: [(name: Template, values: [TemplateValue])] { storage.query }
 
-    package var auth: RequestAuth? {
-        get { storage.auth }
-        set { storage = Storage(method: storage.method, url: storage.url, query: storage.query, auth: newValue, body: storage.body, options: storage.options, range: storage.range) }
-    }
+    package var auth: RequestAuth? { storage.auth }
 
-    package var body: Body? {
-        get { storage.body }
-        set { storage = Storage(method: storage.method, url: storage.url, query: storage.query, auth: storage.auth, body: newValue, options: storage.options, range: storage.range) }
-    }
+    package var body: Body? { storage.body }
 
     /// Options written on the request itself, including its `headers`
     /// (in `options.headers`). Layered with ``RequestOptions/layered(request:defaults:commandLine:)``.
-    package var options: RequestOptions {
-        get { storage.options }
-        set { storage = Storage(method: storage.method, url: storage.url, query: storage.query, auth: storage.auth, body: storage.body, options: newValue, range: storage.range) }
-    }
+    package var options: RequestOptions { storage.options }
 
-    package var range: SourceRange {
-        get { storage.range }
-        set { storage = Storage(method: storage.method, url: storage.url, query: storage.query, auth: storage.auth, body: storage.body, options: storage.options, range: newValue) }
-    }
+    package var range: SourceRange { storage.range }
 
     package init(method: Template, url: Template, query: [(name: Template, values: [TemplateValue])] = [],
                  auth: RequestAuth? = nil, body: Body? = nil, options: RequestOptions = RequestOptions(), range: SourceRange) {

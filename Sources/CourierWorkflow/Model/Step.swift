@@ -39,64 +39,31 @@ package struct Step: Sendable {
     private var storage: Storage
 
     /// Nil: the engine shows `METHOD url`.
-    package var name: Template? {
-        get { storage.name }
-        set { storage = Storage(name: newValue, id: storage.id, action: storage.action, expect: storage.expect, capture: storage.capture, retry: storage.retry, condition: storage.condition, forEach: storage.forEach, delay: storage.delay, continueOnFailure: storage.continueOnFailure, range: storage.range) }
-    }
+    package var name: Template? { storage.name }
 
-    package var id: Located<String>? {
-        get { storage.id }
-        set { storage = Storage(name: storage.name, id: newValue, action: storage.action, expect: storage.expect, capture: storage.capture, retry: storage.retry, condition: storage.condition, forEach: storage.forEach, delay: storage.delay, continueOnFailure: storage.continueOnFailure, range: storage.range) }
-    }
+    package var id: Located<String>? { storage.id }
 
-    package var action: StepAction {
-        get { storage.action }
-        set { storage = Storage(name: storage.name, id: storage.id, action: newValue, expect: storage.expect, capture: storage.capture, retry: storage.retry, condition: storage.condition, forEach: storage.forEach, delay: storage.delay, continueOnFailure: storage.continueOnFailure, range: storage.range) }
-    }
+    package var action: StepAction { storage.action }
 
-    package var expect: Expectations {
-        get { storage.expect }
-        set { storage = Storage(name: storage.name, id: storage.id, action: storage.action, expect: newValue, capture: storage.capture, retry: storage.retry, condition: storage.condition, forEach: storage.forEach, delay: storage.delay, continueOnFailure: storage.continueOnFailure, range: storage.range) }
-    }
+    package var expect: Expectations { storage.expect }
 
-    package var capture: [Capture] {
-        get { storage.capture }
-        set { storage = Storage(name: storage.name, id: storage.id, action: storage.action, expect: storage.expect, capture: newValue, retry: storage.retry, condition: storage.condition, forEach: storage.forEach, delay: storage.delay, continueOnFailure: storage.continueOnFailure, range: storage.range) }
-    }
+    package var capture: [Capture] { storage.capture }
 
     /// Overrides `defaults.retry` as a whole.
-    package var retry: StepRetry? {
-        get { storage.retry }
-        set { storage = Storage(name: storage.name, id: storage.id, action: storage.action, expect: storage.expect, capture: storage.capture, retry: newValue, condition: storage.condition, forEach: storage.forEach, delay: storage.delay, continueOnFailure: storage.continueOnFailure, range: storage.range) }
-    }
+    package var retry: StepRetry? { storage.retry }
 
     /// `if:`; the step runs only when it is true.
-    package var condition: Expression? {
-        get { storage.condition }
-        set { storage = Storage(name: storage.name, id: storage.id, action: storage.action, expect: storage.expect, capture: storage.capture, retry: storage.retry, condition: newValue, forEach: storage.forEach, delay: storage.delay, continueOnFailure: storage.continueOnFailure, range: storage.range) }
-    }
+    package var condition: Expression? { storage.condition }
 
-    package var forEach: ForEach? {
-        get { storage.forEach }
-        set { storage = Storage(name: storage.name, id: storage.id, action: storage.action, expect: storage.expect, capture: storage.capture, retry: storage.retry, condition: storage.condition, forEach: newValue, delay: storage.delay, continueOnFailure: storage.continueOnFailure, range: storage.range) }
-    }
+    package var forEach: ForEach? { storage.forEach }
 
     /// Wait before the step.
-    package var delay: Duration? {
-        get { storage.delay }
-        set { storage = Storage(name: storage.name, id: storage.id, action: storage.action, expect: storage.expect, capture: storage.capture, retry: storage.retry, condition: storage.condition, forEach: storage.forEach, delay: newValue, continueOnFailure: storage.continueOnFailure, range: storage.range) }
-    }
+    package var delay: Duration? { storage.delay }
 
     /// Nil: the workflow's `continue_on_failure`.
-    package var continueOnFailure: Bool? {
-        get { storage.continueOnFailure }
-        set { storage = Storage(name: storage.name, id: storage.id, action: storage.action, expect: storage.expect, capture: storage.capture, retry: storage.retry, condition: storage.condition, forEach: storage.forEach, delay: storage.delay, continueOnFailure: newValue, range: storage.range) }
-    }
+    package var continueOnFailure: Bool? { storage.continueOnFailure }
 
-    package var range: SourceRange {
-        get { storage.range }
-        set { storage = Storage(name: storage.name, id: storage.id, action: storage.action, expect: storage.expect, capture: storage.capture, retry: storage.retry, condition: storage.condition, forEach: storage.forEach, delay: storage.delay, continueOnFailure: storage.continueOnFailure, range: newValue) }
-    }
+    package var range: SourceRange { storage.range }
 
     package init(name: Template?, id: Located<String>?, action: StepAction, expect: Expectations, capture: [Capture],
                  retry: StepRetry?, condition: Expression?, forEach: ForEach?, delay: Duration?,

@@ -28,7 +28,4 @@ package struct TemplateValue: Sendable {
         if case .string(let t) = kind { return t }
         return nil
     }
-
-    /// The fixed text of a string without templates.
-    package var literalString: String? { template?.literalText }
 }

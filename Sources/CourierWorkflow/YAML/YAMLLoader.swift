@@ -144,7 +144,6 @@ private struct TreeBuilder: YAMLEventSink {
     /// The bytes being parsed, for the unquoted-template diagnostic.
     private let input: UnsafeBufferPointer<UInt8>
     private var documents = 0
-    private var rootSize = 0
 
     init(file: String, input: UnsafeBufferPointer<UInt8>, maxAliasExpansion: Int, maxAliasBytes: Int, maxDepth: Int) {
         self.file = file
@@ -257,7 +256,6 @@ private struct TreeBuilder: YAMLEventSink {
         }
         if frames.isEmpty {
             root = node
-            rootSize = size
         } else {
             nodes.append(node)
             frames[frames.count - 1].size += size

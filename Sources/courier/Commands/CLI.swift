@@ -88,7 +88,7 @@ extension CLI {
 /// `courier version` adds the libraries it runs on.
 enum VersionCommand {
     static func run(details: Bool) -> Int32 {
-        var text = "courier \(CourierHTTPVersion.string)\n"
+        var text = "courier \(CourierVersion.string)\n"
         if details {
             if let curl = HTTPClient.libcurlVersion {
                 text += "libcurl \(curl)\n"
