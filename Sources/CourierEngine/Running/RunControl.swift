@@ -182,8 +182,9 @@ package final class RunControl: Sendable {
         }
     }
 
-    /// A step finished. (Results hold no secrets: every output masks through the
-    /// run's registry, which holds them all.)
+    /// A step finished. (Results may hold secrets — a `secret: true` capture keeps its
+    /// value — so what is kept here is masked when it leaves: every output masks through
+    /// the run's registry, which holds them all.)
     func stepFinished(_ index: Int, _ step: StepResult) {
         state.withLock { state in
             state.running.append(step, to: index)
