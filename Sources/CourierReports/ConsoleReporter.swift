@@ -227,25 +227,14 @@ package final class ConsoleReporter: Sendable {
         var lines = ""
         for workflow in run.workflows {
             for step in workflow.steps {
-                let reason: String
-                switch step.outcome {
-                case .failed(let failures):
-                    let first = failures.first?.message ?? "expectation failed"
-                    reason = failures.count > 1 ? "\(first) (and \(failures.count - 1) more)" : first
-                case .errored(let error): reason = error.message
-                case .passed, .skipped: continue
-                }
+                guard let reason = step.outcome.reason else { continue }
                 let place = step.location.map { "\($0.start.file):\($0.start.line)" } ?? workflow.file
                 let title = workflow.name.isEmpty ? workflow.file : workflow.name
                 // The reason is the run's text: masked like every line (the door masks again).
-                lines += "  \(place)  \(title) › \(step.displayName)  — \(output.policy.mask(Self.firstLine(reason)))\n"
+                lines += "  \(place)  \(title) › \(step.displayName)  — \(output.policy.mask(reason))\n"
             }
         }
         return lines.isEmpty ? TerminalText() : "\n" + style("Failed:", .bold) + "\n" + TerminalText(lines)
-    }
-
-    private static func firstLine(_ text: String) -> String {
-        String(text.prefix { !$0.isNewline })
     }
 
     /// `, 12 requests (40.1/s)`: every request sent, redirects and retries included.
@@ -257,19 +246,15 @@ package final class ConsoleReporter: Sendable {
 
     /// Counts per outcome, time and requests, then PASSED, FAILED or INTERRUPTED.
     private func counts(_ run: RunResult) -> TerminalText {
-        let (passed, failed, errored, skipped) = run.outcomeCounts
-        let failedWorkflows = run.workflows.filter { !$0.passed }.count
+        let counts = run.stepCounts
+        let (passed, failed, errored, skipped) = (counts.passed, counts.failed, counts.errored, counts.skipped)
         // Workflows `--fail-fast` never started are neither passed nor failed.
-        let notRun = run.workflows.filter { workflow in
-            !workflow.steps.isEmpty && workflow.steps.allSatisfy {
-                if case .skipped(let reason) = $0.outcome { reason == SkipReason.failFastNotRun } else { false }
-            }
-        }.count
+        let workflows = run.workflowCounts
         var text: TerminalText = "\n"
-        text += "\(run.workflows.count) workflow\(run.workflows.count == 1 ? "" : "s")"
-        text += " (\(run.workflows.count - failedWorkflows - notRun) passed, \(failedWorkflows) failed"
-        text += (notRun > 0 ? ", \(notRun) not run" : "") + "),"
-        let steps = passed + failed + errored + skipped
+        text += "\(workflows.total) workflow\(workflows.total == 1 ? "" : "s")"
+        text += " (\(workflows.passed) passed, \(workflows.failed) failed"
+        text += (workflows.notRun > 0 ? ", \(workflows.notRun) not run" : "") + "),"
+        let steps = counts.total
         text += " \(steps) step\(steps == 1 ? "" : "s"): \(passed) \(options.dryRun ? "rendered" : "passed"), \(failed) failed,"
         text += " \(errored) errored, \(skipped) skipped in \(Self.duration(run.durationMicroseconds))"
         // A dry run sent nothing: a request rate would read as if it had.

@@ -62,25 +62,17 @@ package enum JSONReport {
         package var durationMicroseconds: Int
 
         package init(_ run: RunResult) {
-            let steps = run.workflows.flatMap(\.steps)
+            let counts = run.stepCounts
             passed = run.passed && !run.interrupted
             interrupted = run.interrupted
             workflows = run.workflows.count
-            failedWorkflows = run.workflows.filter { !$0.passed }.count
-            self.steps = steps.count
-            passedSteps = 0
-            failedSteps = 0
-            erroredSteps = 0
-            skippedSteps = 0
-            for step in steps {
-                switch step.outcome {
-                case .passed: passedSteps += 1
-                case .failed: failedSteps += 1
-                case .errored: erroredSteps += 1
-                case .skipped: skippedSteps += 1
-                }
-            }
-            attempts = steps.reduce(0) { $0 + $1.attempts.count }
+            failedWorkflows = run.workflowCounts.failed
+            steps = counts.total
+            passedSteps = counts.passed
+            failedSteps = counts.failed
+            erroredSteps = counts.errored
+            skippedSteps = counts.skipped
+            attempts = run.workflows.reduce(0) { $0 + $1.steps.reduce(0) { $0 + $1.attempts.count } }
             durationMicroseconds = run.durationMicroseconds
         }
     }

@@ -23,23 +23,16 @@ package enum JUnitReport {
         for workflow in run.workflows {
             let file = root?.relativePath(of: workflow.file).map { ProjectFile(path: $0, isFile: true) }
                 ?? ProjectFile(path: workflow.file, isFile: false)
-            var counts = (tests: 0, failures: 0, errors: 0, skipped: 0)
+            let counts = workflow.stepCounts
             var cases = ""
             for step in workflow.steps {
-                counts.tests += 1
-                switch step.outcome {
-                case .failed: counts.failures += 1
-                case .errored: counts.errors += 1
-                case .skipped: counts.skipped += 1
-                case .passed: break
-                }
                 cases += testCase(step, workflow: workflow, file: file, policy: policy)
             }
-            totals.tests += counts.tests
-            totals.failures += counts.failures
-            totals.errors += counts.errors
-            suites += "  <testsuite name=\"\(attr(workflow.name))\" tests=\"\(counts.tests)\""
-                + " failures=\"\(counts.failures)\" errors=\"\(counts.errors)\" skipped=\"\(counts.skipped)\""
+            totals.tests += counts.total
+            totals.failures += counts.failed
+            totals.errors += counts.errored
+            suites += "  <testsuite name=\"\(attr(workflow.name))\" tests=\"\(counts.total)\""
+                + " failures=\"\(counts.failed)\" errors=\"\(counts.errored)\" skipped=\"\(counts.skipped)\""
                 + " time=\"\(seconds(workflow.durationMicroseconds))\" file=\"\(attr(file.path))\">\n"
             suites += cases
             suites += "  </testsuite>\n"
@@ -90,8 +83,7 @@ package enum JUnitReport {
         case .skipped(let reason):
             body += "      <skipped message=\"\(attr(reason))\"/>\n"
         case .failed(let failures):
-            let first = failures.first?.message ?? "expectation failed"
-            let message = failures.count > 1 ? "\(first) (and \(failures.count - 1) more)" : first
+            let message = step.outcome.reason ?? ""
             // Values are masked before they are cut and diffed; `text` masks the
             // whole once more (a secret may straddle what the diff split into lines).
             let details = failures.map { FailureText.describe($0, policy: policy) }.joined(separator: "\n\n")
@@ -101,7 +93,7 @@ package enum JUnitReport {
             if let hint = error.hint { details += "\nhint: \(hint)" }
             if let location = error.location { details = "\(location.start.file):\(location.start.line):\(location.start.column): \(details)" }
             if let full = error.details { details = full }
-            body += "      <error message=\"\(attr(error.message))\" type=\"\(attr(error.type))\">\(text(details))</error>\n"
+            body += "      <error message=\"\(attr(step.outcome.reason ?? error.message))\" type=\"\(attr(error.type))\">\(text(details))</error>\n"
         }
         // The request and response of failed steps and every attempt of retried ones.
         if step.outcome.isProblem || step.attempts.count > 1 {

@@ -1,21 +1,54 @@
-/// Totals for the console's summary line, counted in this module: from here the records
-/// are read in place, where a loop in the reporter copied every attempt out of its array
-/// to look at it.
-extension RunResult {
-    /// Steps per outcome.
-    package var outcomeCounts: (passed: Int, failed: Int, errored: Int, skipped: Int) {
-        var counts = (passed: 0, failed: 0, errored: 0, skipped: 0)
-        for workflow in workflows {
-            for step in workflow.steps {
-                switch step.outcome {
-                case .passed: counts.passed += 1
-                case .failed: counts.failed += 1
-                case .errored: counts.errored += 1
-                case .skipped: counts.skipped += 1
-                }
+/// The counts and the one-line reasons every output shows — console, JUnit, JSON and HTML —
+/// computed here once, so the reports of one run agree. The records are read in place.
+
+/// Steps per outcome (each `for_each` item counted).
+package struct StepCounts: Sendable, Equatable {
+    package var passed = 0
+    package var failed = 0
+    package var errored = 0
+    package var skipped = 0
+
+    package var total: Int { passed + failed + errored + skipped }
+
+    package init(_ steps: [StepResult]) {
+        for index in steps.indices {
+            switch steps[index].outcome {
+            case .passed: passed += 1
+            case .failed: failed += 1
+            case .errored: errored += 1
+            case .skipped: skipped += 1
             }
         }
-        return counts
+    }
+
+    package init(passed: Int = 0, failed: Int = 0, errored: Int = 0, skipped: Int = 0) {
+        (self.passed, self.failed, self.errored, self.skipped) = (passed, failed, errored, skipped)
+    }
+
+    package static func + (lhs: StepCounts, rhs: StepCounts) -> StepCounts {
+        StepCounts(passed: lhs.passed + rhs.passed, failed: lhs.failed + rhs.failed,
+                   errored: lhs.errored + rhs.errored, skipped: lhs.skipped + rhs.skipped)
+    }
+}
+
+/// Workflows by how they ended.
+package struct WorkflowCounts: Sendable, Equatable {
+    package var passed = 0
+    package var failed = 0
+    /// Never started (`--fail-fast` stopped the run first): neither passed nor failed.
+    package var notRun = 0
+
+    package var total: Int { passed + failed + notRun }
+}
+
+extension WorkflowResult {
+    package var stepCounts: StepCounts { StepCounts(steps) }
+
+    /// `--fail-fast` stopped the run before this workflow started.
+    package var wasNotRun: Bool {
+        !steps.isEmpty && steps.allSatisfy {
+            if case .skipped(let reason) = $0.outcome { reason == SkipReason.failFastNotRun } else { false }
+        }
     }
 
     /// Requests put on the wire: one per hop of every attempt that got a response or a
@@ -23,13 +56,53 @@ extension RunResult {
     /// An attempt with neither, a request only rendered (`--dry-run`), was never sent.
     package var requestsSent: Int {
         var requests = 0
-        for workflow in workflows {
-            for step in workflow.steps {
-                for attempt in step.attempts where attempt.response != nil || attempt.error != nil {
-                    requests += attempt.redirects.count + 1
-                }
+        for step in steps.indices {
+            for attempt in steps[step].attempts.indices {
+                let record = steps[step].attempts[attempt]
+                if record.response != nil || record.error != nil { requests += record.redirects.count + 1 }
             }
         }
         return requests
+    }
+}
+
+extension RunResult {
+    /// Steps per outcome, over every workflow.
+    package var stepCounts: StepCounts {
+        workflows.indices.reduce(StepCounts()) { $0 + workflows[$1].stepCounts }
+    }
+
+    package var workflowCounts: WorkflowCounts {
+        var counts = WorkflowCounts()
+        for index in workflows.indices {
+            if !workflows[index].passed { counts.failed += 1 } else if workflows[index].wasNotRun { counts.notRun += 1 } else { counts.passed += 1 }
+        }
+        return counts
+    }
+
+    /// Requests put on the wire in the whole run (see ``WorkflowResult/requestsSent``).
+    package var requestsSent: Int {
+        workflows.indices.reduce(0) { $0 + workflows[$1].requestsSent }
+    }
+}
+
+extension StepOutcome {
+    /// Why a failed or errored step is one, in one line, as every report's recap and JUnit's
+    /// `message` say it: the first failure (`… (and 2 more)`), or the error's message. Nil
+    /// for a step that passed or was skipped.
+    package var reason: String? {
+        switch self {
+        case .failed(let failures):
+            let first = Self.firstLine(failures.first?.message ?? "expectation failed")
+            return failures.count > 1 ? "\(first) (and \(failures.count - 1) more)" : first
+        case .errored(let error):
+            return Self.firstLine(error.message)
+        case .passed, .skipped:
+            return nil
+        }
+    }
+
+    private static func firstLine(_ text: String) -> String {
+        String(text.prefix { !$0.isNewline })
     }
 }

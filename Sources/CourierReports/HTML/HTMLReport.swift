@@ -51,26 +51,29 @@ package enum HTMLReport {
     // MARK: - Summary
 
     private static func title(_ run: RunResult) -> String {
-        let counts = StepCounts(run.workflows.flatMap(\.steps))
+        let counts = run.stepCounts
         let verdict = run.interrupted ? "interrupted" : (run.passed ? "passed" : "failed")
         return "\(verdict), \(counts.total) steps"
     }
 
     private static func summary(_ run: RunResult, _ context: Context) -> String {
-        let steps = run.workflows.flatMap(\.steps)
-        let counts = StepCounts(steps)
-        let failedWorkflows = run.workflows.filter { !$0.passed }.count
-        let requests = steps.reduce(0) { $0 + $1.attempts.count }
+        let counts = run.stepCounts
+        let workflows = run.workflowCounts
+        let requests = run.requestsSent
         var html = "<header>\n<h1>Courier report: \(run.interrupted ? "interrupted" : (run.passed ? "passed" : "failed"))</h1>\n"
         html += "<div class=\"counts\">"
-        html += "<span>\(run.workflows.count) workflow\(run.workflows.count == 1 ? "" : "s")"
-            + (failedWorkflows > 0 ? " (\(failedWorkflows) failed)" : "") + "</span>"
+        var workflowNotes: [String] = []
+        if workflows.failed > 0 { workflowNotes.append("\(workflows.failed) failed") }
+        if workflows.notRun > 0 { workflowNotes.append("\(workflows.notRun) not run") }
+        html += "<span>\(workflows.total) workflow\(workflows.total == 1 ? "" : "s")"
+            + (workflowNotes.isEmpty ? "" : " (\(workflowNotes.joined(separator: ", ")))") + "</span>"
         html += "<span class=\"n-ok\">\(counts.passed) passed</span>"
         html += "<span class=\"n-fail\">\(counts.failed) failed</span>"
         html += "<span class=\"n-err\">\(counts.errored) errored</span>"
         html += "<span class=\"n-skip\">\(counts.skipped) skipped</span>"
         html += "</div>\n"
-        var meta = "\(requests) request\(requests == 1 ? "" : "s") · \(duration(run.durationMicroseconds))"
+        // Sent, as the console counts them: redirects and retries included, a dry run's none.
+        var meta = "\(requests) request\(requests == 1 ? "" : "s") sent · \(duration(run.durationMicroseconds))"
         if run.startedAt != .zero { meta += " · started \(run.startedAt.iso8601)" }
         html += "<div class=\"meta\">\(context.text(meta))</div>\n"
         if let interruption = run.interruption {
@@ -95,11 +98,7 @@ package enum HTMLReport {
         for (index, workflow) in run.workflows.enumerated() {
             for (number, step) in workflow.steps.enumerated() where step.outcome.isProblem {
                 guard lines.count < recapLimit else { more += 1; continue }
-                let reason: String = switch step.outcome {
-                case .failed(let failures): failures.first?.message ?? "expectation failed"
-                case .errored(let error): "\(error.type): \(error.message)"
-                case .passed, .skipped: ""
-                }
+                let reason = step.outcome.reason ?? ""
                 let shown = MaskedCut.cut(reason, maxBytes: 160, policy: context.policy)
                 // One text, masked whole: a secret may straddle the two names.
                 lines.append("<li><a href=\"#\(anchor(index, number))\">\(context.text("\(workflow.name) › \(step.displayName)"))</a>"
@@ -117,7 +116,7 @@ package enum HTMLReport {
     // MARK: - Workflows and steps
 
     private static func workflow(_ workflow: WorkflowResult, index: Int, _ context: Context) -> String {
-        let counts = StepCounts(workflow.steps)
+        let counts = workflow.stepCounts
         let kind = workflow.passed ? (counts.total > 0 && counts.skipped == counts.total ? "skipped" : "ok") : "failed"
         var html = "<details class=\"wf \(kind)\"\(workflow.passed ? "" : " open")><summary>"
         html += "<span class=\"b\">\(workflow.passed ? "PASS" : "FAIL")</span>\(context.text(workflow.name))"
@@ -222,21 +221,5 @@ package enum HTMLReport {
         if value < 1000 { return "\(value) µs" }
         if value < 1_000_000 { return String(format: "%.0f ms", Double(value) / 1000) }
         return String(format: "%.2f s", Double(value) / 1_000_000)
-    }
-
-    private struct StepCounts {
-        var passed = 0, failed = 0, errored = 0, skipped = 0
-        var total: Int { passed + failed + errored + skipped }
-
-        init(_ steps: [StepResult]) {
-            for step in steps {
-                switch step.outcome {
-                case .passed: passed += 1
-                case .failed: failed += 1
-                case .errored: errored += 1
-                case .skipped: skipped += 1
-                }
-            }
-        }
     }
 }
