@@ -16,9 +16,9 @@ extension APIClient {
     public struct Configuration: Sendable {
         /// The longest a whole request may take, connecting and reading the body
         /// included; default 30 seconds. Applies to each attempt.
-        public var timeout: Duration = .seconds(30)
+        public var timeout: Duration = .milliseconds(HTTPDefaults.timeoutMilliseconds)
         /// The longest connecting (and the TLS handshake) may take; default 10 seconds.
-        public var connectTimeout: Duration = .seconds(10)
+        public var connectTimeout: Duration = .milliseconds(HTTPDefaults.connectTimeoutMilliseconds)
         /// When to send a request again; the same type as the `courier` runner's.
         ///
         /// Default: one attempt (no retries). With more attempts, responses and timeouts
@@ -48,7 +48,7 @@ extension APIClient {
         public var followRedirects: Bool = true
         /// Response bodies larger than this fail with ``APIError/Kind/transport`` instead of
         /// filling memory; default 256 MiB. Downloads to a file have no limit.
-        public var maxResponseBytes: Int = 256 * 1024 * 1024
+        public var maxResponseBytes: Int = HTTPDefaults.maxResponseBytes
 
         /// The defaults described on each property.
         public init() {}

@@ -95,17 +95,17 @@ public struct HTTPRequestOptions: Sendable {
     }
 
     /// Whole-request limit in milliseconds; default 30 s.
-    public var timeoutMilliseconds: Int = 30_000
+    public var timeoutMilliseconds: Int = HTTPDefaults.timeoutMilliseconds
     /// Default 10 s.
-    public var connectTimeoutMilliseconds: Int = 10_000
+    public var connectTimeoutMilliseconds: Int = HTTPDefaults.connectTimeoutMilliseconds
     /// Default true.
-    public var followRedirects: Bool = true
+    public var followRedirects: Bool = HTTPDefaults.followRedirects
     /// Default 10.
-    public var maxRedirects: Int = 10
+    public var maxRedirects: Int = HTTPDefaults.maxRedirects
     /// Default ``HTTPVersion/automatic``.
     public var httpVersion: HTTPVersion = .automatic
     /// Ask for and decode gzip, deflate and br. Default true.
-    public var compressed: Bool = true
+    public var compressed: Bool = HTTPDefaults.compressed
     /// `nil` uses the `*_proxy` environment variables, as libcurl does.
     public var proxy: String?
     /// Certificates, keys, verification and pinning.
@@ -122,7 +122,7 @@ public struct HTTPRequestOptions: Sendable {
     /// Cookies are read from and stored into this jar; `nil` disables cookies.
     public var cookieJar: CookieJar?
     /// Bodies above this size fail the request (`responseTooLarge`) instead of exhausting memory. Default 256 MiB.
-    public var maxResponseBytes: Int = 256 * 1024 * 1024
+    public var maxResponseBytes: Int = HTTPDefaults.maxResponseBytes
     /// Record every request header block libcurl sends (``HTTPResponse/sentRequests``).
     /// Default false: they are then recorded only when libcurl may add credentials of its
     /// own (a cookie jar that received cookies, `user:password@` in the URL or the proxy's

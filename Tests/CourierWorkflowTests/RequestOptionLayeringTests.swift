@@ -11,6 +11,10 @@ import Testing
     /// The layers above the built-ins, top first.
     enum Layer: Int, CaseIterable, Sendable { case request = 0, defaults, commandLine }
 
+    /// A bottom layer with the values of spec section 6, as the engine gives it.
+    static let bottom = RequestOptions(timeout: .seconds(30), connectTimeout: .seconds(10), followRedirects: true, maxRedirects: 10,
+                                       compressed: true, cookies: true, tls: RequestTLSOptions(insecure: false))
+
     /// One option: how a layer sets it (each layer to a value that differs from the layer
     /// below it and from the built-in), and how to read it back as text.
     struct Option: Sendable, CustomTestStringConvertible {
@@ -71,12 +75,12 @@ import Testing
     func theHighestLayerThatSetsAnOptionWins(option: Option, top: Layer) {
         var layers = [RequestOptions(), RequestOptions(), RequestOptions()]
         for layer in Layer.allCases where layer.rawValue >= top.rawValue { option.set(&layers[layer.rawValue], layer) }
-        let effective = RequestOptions.layered(request: layers[0], defaults: layers[1], commandLine: layers[2])
+        let effective = RequestOptions.layered(request: layers[0], defaults: layers[1], commandLine: layers[2], builtIns: Self.bottom)
         var expected = RequestOptions()
         option.set(&expected, top)
         #expect(option.read(effective) == option.read(expected), "\(option.name) set from \(top) down")
         // The value one layer down is different, so a wrong precedence would show.
-        var below = RequestOptions.builtIns
+        var below = Self.bottom
         if let next = Layer(rawValue: top.rawValue + 1) { option.set(&below, next) }
         #expect(option.read(effective) != option.read(below), "\(option.name): the layer under \(top) must not win")
     }
@@ -86,13 +90,14 @@ import Testing
     func anUnsetLayerFallsThrough(option: Option) {
         var commandLine = RequestOptions()
         option.set(&commandLine, .commandLine)
-        let effective = RequestOptions.layered(request: RequestOptions(), defaults: RequestOptions(), commandLine: commandLine)
+        let effective = RequestOptions.layered(request: RequestOptions(), defaults: RequestOptions(), commandLine: commandLine, builtIns: Self.bottom)
         #expect(option.read(effective) == option.read(commandLine))
     }
 
-    /// Nothing set anywhere: the built-ins of spec section 6.
-    @Test func nothingSetGivesTheBuiltIns() {
-        let effective = RequestOptions.layered(request: RequestOptions(), defaults: RequestOptions(), commandLine: RequestOptions())
+    /// Nothing set anywhere: the bottom layer (the engine's is spec section 6's; see
+    /// CourierEngineTests' `BuiltInOptionsTests`).
+    @Test func nothingSetGivesTheBottomLayer() {
+        let effective = RequestOptions.layered(request: RequestOptions(), defaults: RequestOptions(), commandLine: RequestOptions(), builtIns: Self.bottom)
         #expect(effective.timeout == .seconds(30))
         #expect(effective.connectTimeout == .seconds(10))
         #expect(effective.followRedirects == true)
@@ -110,7 +115,7 @@ import Testing
     @Test func tlsFieldsComeFromDifferentLayers() {
         let effective = RequestOptions.layered(request: RequestOptions(tls: RequestTLSOptions(key: Self.literal("k"))),
                                                defaults: RequestOptions(tls: RequestTLSOptions(cert: Self.literal("c"))),
-                                               commandLine: RequestOptions(tls: RequestTLSOptions(ca: Self.literal("ca"))))
+                                               commandLine: RequestOptions(tls: RequestTLSOptions(ca: Self.literal("ca"))), builtIns: Self.bottom)
         #expect(effective.tls?.ca?.literalText == "ca")
         #expect(effective.tls?.cert?.literalText == "c")
         #expect(effective.tls?.key?.literalText == "k")
@@ -123,7 +128,7 @@ import Testing
         func layered(request: Bool?, defaults: Bool?, commandLine: Bool?) -> Bool? {
             RequestOptions.layered(request: RequestOptions(tls: request.map { RequestTLSOptions(insecure: $0) }),
                                    defaults: RequestOptions(tls: defaults.map { RequestTLSOptions(insecure: $0) }),
-                                   commandLine: RequestOptions(tls: commandLine.map { RequestTLSOptions(insecure: $0) })).tls?.insecure
+                                   commandLine: RequestOptions(tls: commandLine.map { RequestTLSOptions(insecure: $0) }), builtIns: Self.bottom).tls?.insecure
         }
         #expect(layered(request: nil, defaults: nil, commandLine: nil) == false)
         #expect(layered(request: true, defaults: nil, commandLine: nil) == true)
@@ -136,7 +141,7 @@ import Testing
     /// `retry:` is only written in `defaults:` (a step's own `retry:` replaces it whole).
     @Test func retryComesFromTheDefaults() {
         let effective = RequestOptions.layered(request: RequestOptions(), defaults: RequestOptions(retry: StepRetry(attempts: 3, range: Self.range)),
-                                               commandLine: RequestOptions())
+                                               commandLine: RequestOptions(), builtIns: Self.bottom)
         #expect(effective.retry?.attempts == 3)
     }
 }

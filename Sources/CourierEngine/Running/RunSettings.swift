@@ -1,4 +1,5 @@
 import CourierDiagnostics
+import CourierHTTP
 import CourierJSON
 import CourierSecrets
 import CourierWorkflow
@@ -39,7 +40,7 @@ package struct RunSettings: Sendable {
     /// `--dry-run`: build and record every request, send none (``DryRun``).
     package var dryRun = false
     /// `--max-body-size`: response bodies above this size fail the step. Default 256 MiB.
-    package var maxResponseBytes = 256 * 1024 * 1024
+    package var maxResponseBytes = HTTPDefaults.maxResponseBytes
     /// The run's secrets: the engine registers every secret value it meets here
     /// (`secrets:`, `secret: true` captures, credential headers, TLS passwords);
     /// the command line hands the same registry to the console and report

@@ -68,7 +68,8 @@ final class WorkflowRunner {
         self.stop = stop
         self.scope = Scope(environment: engine.settings.environment)
         self.authSession = workflow.auth.map(AuthSession.init)
-        self.lowerLayers = RequestOptions.LowerLayers(defaults: workflow.defaults, commandLine: engine.settings.commandLineOptions)
+        self.lowerLayers = RequestOptions.LowerLayers(defaults: workflow.defaults, commandLine: engine.settings.commandLineOptions,
+                                                       builtIns: .builtIns)
     }
 
     /// Runs the workflow. The engine has announced its start already.

@@ -3,7 +3,7 @@ import CourierDiagnostics
 /// Options that `defaults:` sets for every request and a `request:` may
 /// override (spec section 6). Every field is optional so layers merge with
 /// one function, ``layered(request:defaults:commandLine:)``: request over
-/// workflow defaults over command line over ``builtIns``.
+/// workflow defaults over command line over the built-in values.
 package struct RequestOptions: Sendable {
     package var baseURL: Template?
     /// Headers in file order. Merging is by case-insensitive name; a nil
@@ -56,15 +56,10 @@ package struct RequestOptions: Sendable {
     /// `RequestOptionLayeringTests` fails when a field is added and not checked here.
     package var writesNothing: Bool { isEmpty && auth == nil }
 
-    /// The built-in values of spec section 6, the bottom layer: every option that has one is set.
-    /// `base_url`, `http_version` (negotiated by libcurl), `proxy` (the environment's) and the
-    /// `tls:` files have none.
-    package static let builtIns = RequestOptions(
-        timeout: .seconds(30), connectTimeout: .seconds(10), followRedirects: true, maxRedirects: 10,
-        compressed: true, cookies: true, tls: RequestTLSOptions(insecure: false))
-
     /// The options a request is sent with: the request's own over the workflow's `defaults:`,
-    /// over the command line's (`--timeout`, `--proxy`, `--cacert`, …), over ``builtIns``.
+    /// over the command line's (`--timeout`, `--proxy`, `--cacert`, …), over `builtIns`, the
+    /// built-in values of spec section 6 (the engine makes that layer from CourierHTTP's
+    /// defaults: this module does not link the HTTP layer).
     /// The one place these layers meet: every field that has a built-in value is set in the result.
     ///
     /// `--insecure` is the one exception to "upper wins": it turns verification off for the
@@ -74,8 +69,9 @@ package struct RequestOptions: Sendable {
     /// let effective = RequestOptions.layered(request: request.options, defaults: workflow.defaults,
     ///                                        commandLine: settings.commandLineOptions)
     /// ```
-    package static func layered(request: RequestOptions, defaults: RequestOptions, commandLine: RequestOptions) -> RequestOptions {
-        layered(request: request, over: LowerLayers(defaults: defaults, commandLine: commandLine))
+    package static func layered(request: RequestOptions, defaults: RequestOptions, commandLine: RequestOptions,
+                                builtIns: RequestOptions) -> RequestOptions {
+        layered(request: request, over: LowerLayers(defaults: defaults, commandLine: commandLine, builtIns: builtIns))
     }
 
     /// The same, with the layers under the request's merged already: they are the same
@@ -87,13 +83,13 @@ package struct RequestOptions: Sendable {
         return result
     }
 
-    /// A workflow's `defaults:` over the command line's options over ``builtIns``, merged once.
+    /// A workflow's `defaults:` over the command line's options over the built-in ones, merged once.
     package struct LowerLayers: Sendable {
         let merged: RequestOptions
         /// `--insecure`, which wins over every layer.
         let insecure: Bool
 
-        package init(defaults: RequestOptions, commandLine: RequestOptions) {
+        package init(defaults: RequestOptions, commandLine: RequestOptions, builtIns: RequestOptions) {
             merged = defaults.merged(over: commandLine.merged(over: builtIns))
             insecure = commandLine.tls?.insecure == true
         }
