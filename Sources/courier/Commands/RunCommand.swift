@@ -26,7 +26,7 @@ enum RunCommand {
         .init(names: ["--jobs", "-j"], value: "N", help: "workflows at once (default: the number of CPUs; 1: one after the other)"),
         .init(names: ["--fail-fast"], value: nil, help: "after the first failed workflow, cancel the running ones and start no more"),
         .init(names: ["--timeout"], value: "DURATION", help: "default request timeout (250ms, 2s, 1m)"),
-        .init(names: ["--retry"], value: "N", help: "default retry attempts (GET, HEAD, PUT, DELETE, OPTIONS; any method when nothing was sent)"),
+        .init(names: ["--retry"], value: "N", help: "default retry attempts (GET, HEAD, PUT, DELETE, OPTIONS, TRACE; any method when nothing was sent)"),
         .init(names: ["--insecure", "-k"], value: nil, help: "skip TLS verification (prints a warning)"),
         .init(names: ["--cacert"], value: "FILE", help: "CA bundle (PEM) for every request"),
         .init(names: ["--cert"], value: "FILE", help: "client certificate (PEM or .p12/.pfx)"),
@@ -41,6 +41,7 @@ enum RunCommand {
         .init(names: ["--curl"], value: nil, help: "print a curl command reproducing each failed request (secrets as shell variables)"),
         .init(names: ["--quiet", "-q"], value: nil, help: "print only failures, warnings and the summary"),
         .init(names: ["--color"], value: "WHEN", help: "auto, always or never (NO_COLOR is honoured)"),
+        .init(names: ["--exit-codes"], value: "HOW", help: "default, or detailed: exit 4 when a step errored (transport, TLS, timeout, login)"),
         .init(names: ["--help", "-h"], value: nil, help: "show this help"),
     ]
 
@@ -65,6 +66,9 @@ enum RunCommand {
         }
         if let color = parsed.last("--color"), !["auto", "always", "never"].contains(color) {
             throw UsageError("--color takes auto, always or never, not '\(color)'")
+        }
+        if let codes = parsed.last("--exit-codes"), !["default", "detailed"].contains(codes) {
+            throw UsageError("--exit-codes takes default or detailed, not '\(codes)'")
         }
         if let jobs = parsed.last("--jobs"), Int(jobs).map({ $0 < 1 }) ?? true {
             throw UsageError("--jobs takes a positive number, not '\(jobs)'")
@@ -188,6 +192,11 @@ enum RunCommand {
 
         // 3. Reports: written even when steps failed or the run was interrupted.
         var status = result.passed ? ExitCode.passed : ExitCode.failed
+        // `--exit-codes detailed`: CI can tell "the API is down" (a step errored) from "the API
+        // is wrong" (only expectations failed).
+        if status == ExitCode.failed, parsed.last("--exit-codes") == "detailed", result.stepCounts.errored > 0 {
+            status = ExitCode.errored
+        }
         // A dry run fails only where a request did not render: the command was wrong, not the API.
         if settings.dryRun && !result.passed { status = ExitCode.invalid }
         let failures = reports.write(result)

@@ -58,6 +58,9 @@ enum ExitCode {
     static let failed: Int32 = 1
     static let invalid: Int32 = 2
     static let internalError: Int32 = 3
+    /// With `--exit-codes detailed`: a step errored (transport, TLS, timeout, login), not
+    /// only an expectation failed.
+    static let errored: Int32 = 4
 
     /// 128 + the signal's number, as shells report a process a signal ended:
     /// 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP.
