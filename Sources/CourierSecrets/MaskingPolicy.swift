@@ -32,24 +32,36 @@ package struct MaskingPolicy: Sendable {
         longestForm = self.matchers.map(\.longestPattern).max() ?? 0
     }
 
-    /// A matcher for every form of every value in `secrets`.
+    /// A matcher for every form of every value in `secrets`, searched in the decoded view of a
+    /// text (see ``EscapeDecoding``); a short secret's value as written only.
     static func matcher(for secrets: ArraySlice<(value: String, name: String?)>) -> SecretMatcher {
-        var patterns: [[UInt8]] = []
+        var decoded: [[UInt8]] = [], raw: [[UInt8]] = []
+        var seen = Set<[UInt8]>()
         for secret in secrets {
-            for form in SecretForms.forms(of: secret.value) { patterns.append(Array(form.utf8)) }
+            let forms = SecretForms.forms(of: secret.value)
+            if secret.value.count < SecretForms.minimumLength {
+                raw += forms.map { Array($0.utf8) }
+                continue
+            }
+            for form in forms {
+                let patterns = EscapeDecoding.patterns(for: Array(form.utf8), minimumBytes: SecretForms.minimumFormBytes)
+                for pattern in patterns.decoded where seen.insert(pattern).inserted { decoded.append(pattern) }
+                if let pattern = patterns.raw { raw.append(pattern) }
+            }
         }
-        return SecretMatcher(patterns: patterns)
+        return SecretMatcher(decoded: decoded, raw: raw)
     }
 
     package var isEmpty: Bool { matchers.isEmpty }
 
-    /// The length in bytes of the longest form: a writer streaming one text in
-    /// several writes holds back this many bytes less one, so no form straddles two.
+    /// How many bytes of a text a form spans at most, escapes of the decoded view included:
+    /// a writer streaming one text in several writes holds back this many bytes less one, so
+    /// no form straddles two.
     package let longestForm: Int
 
     /// Every byte range covered by a form, sorted and joined.
     private func coveredRanges(in input: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
-        matchers.reduce([]) { merged($0, $1.coveredRanges(in: input)) }
+        matchers.reduce([]) { SecretMatcher.merged($0, $1.coveredRanges(in: input)) }
     }
 
     /// The longest end of `window` that begins some form.
@@ -74,7 +86,7 @@ package struct MaskingPolicy: Sendable {
     /// The masked bytes, and where each `***` landed: `(masked offset, original range)`.
     /// Nil when nothing matched.
     private func masked(_ input: UnsafeBufferPointer<UInt8>) -> Masked? {
-        let ranges = merged(coveredRanges(in: input), cutSecrets(in: input))
+        let ranges = SecretMatcher.merged(coveredRanges(in: input), cutSecrets(in: input))
         guard !ranges.isEmpty else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(input.count)
@@ -114,21 +126,6 @@ package struct MaskingPolicy: Sendable {
             }
         }
         return found
-    }
-
-    /// Two sorted range lists as one, sorted, overlapping and touching ranges joined.
-    private func merged(_ first: [Range<Int>], _ second: [Range<Int>]) -> [Range<Int>] {
-        guard !second.isEmpty else { return first }
-        guard !first.isEmpty else { return second }
-        var result: [Range<Int>] = []
-        for range in (first + second).sorted(by: { $0.lowerBound < $1.lowerBound }) {
-            if let last = result.last, range.lowerBound <= last.upperBound {
-                result[result.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
-            } else {
-                result.append(range)
-            }
-        }
-        return result
     }
 
     private struct Masked {

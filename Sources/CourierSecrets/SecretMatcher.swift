@@ -1,47 +1,80 @@
-/// Finds every occurrence of a set of byte patterns in one pass (Aho–Corasick).
+/// Finds every occurrence of a set of byte patterns in one pass (Aho–Corasick), on the
+/// text as it is and on its decoded view (see ``EscapeDecoding``).
 ///
-/// Built once per set of secret forms; matching is linear in the text's size
-/// whatever the number of patterns, so 10,000 secrets or a 100 MB report stay
-/// fast. Works on UTF-8 bytes, never on `Character`s: a secret followed by a
-/// combining mark (U+0301) is one grapheme cluster with it, yet its bytes are
-/// still there to find.
+/// Built once per set of secret forms; matching is linear in the text's size whatever the
+/// number of patterns, so 10,000 secrets or a 100 MB report stay fast. Works on UTF-8 bytes,
+/// never on `Character`s: a secret followed by a combining mark (U+0301) is one grapheme
+/// cluster with it, yet its bytes are still there to find.
 ///
-/// ``coveredRanges(in:)`` returns the union of all matches: overlapping secrets
-/// and secrets that are substrings of each other are all covered, each maximal
-/// run of covered bytes once.
+/// `decoded` patterns are searched in the text with every escape decoded as it is read (an
+/// escape's bytes step the automaton once per byte it stands for) and each match is mapped
+/// back to the text's bytes, escapes included: one pattern covers every mix of percent, JSON
+/// and entity escapes of it. `raw` patterns are searched in the text as it is: those whose
+/// decoded view would be too short to mask safely (a secret `&amp;` is the byte `&`
+/// decoded), and short secrets, masked as written only. The raw pass runs only when there
+/// is such a pattern.
+///
+/// ``coveredRanges(in:)`` returns the union of all matches: overlapping secrets and secrets
+/// that are substrings of each other are all covered, each maximal run of covered bytes once.
 package struct SecretMatcher: Sendable {
-    private let automaton: Automaton
+    private let decoded: Automaton?
+    private let raw: Automaton?
 
-    /// The length in bytes of the longest pattern (0 when there is none).
-    package var longestPattern: Int { automaton.longestPattern }
-    package var isEmpty: Bool { automaton.longestPattern == 0 }
+    /// How many bytes of the text a match spans at most (0 when there is no pattern).
+    package let longestPattern: Int
+    package var isEmpty: Bool { longestPattern == 0 }
 
-    package init(patterns: [[UInt8]]) {
-        automaton = Automaton(patterns: patterns.filter { !$0.isEmpty })
+    package init(decoded: [[UInt8]], raw: [[UInt8]] = []) {
+        let decoded = decoded.filter { !$0.isEmpty }, raw = raw.filter { !$0.isEmpty }
+        self.decoded = decoded.isEmpty ? nil : Automaton(patterns: decoded)
+        self.raw = raw.isEmpty ? nil : Automaton(patterns: raw)
+        longestPattern = max(self.raw?.longestPattern ?? 0, (self.decoded?.longestPattern ?? 0) * EscapeDecoding.maximumExpansion)
     }
 
     /// The byte ranges covered by at least one pattern, sorted, merged where they
     /// overlap or touch.
     package func coveredRanges(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
         guard !isEmpty, let base = bytes.baseAddress else { return [] }
-        var ranges: [Range<Int>] = []
-        automaton.scan(base, count: bytes.count) { start, end in
-            var start = start
-            // Ends arrive in increasing order; a later match may start before earlier ones.
-            while let last = ranges.last, last.upperBound >= start {
-                start = min(start, last.lowerBound)
-                ranges.removeLast()
-            }
-            ranges.append(start..<end)
-        }
-        return ranges
+        var fromDecoded: [Range<Int>] = [], fromRaw: [Range<Int>] = []
+        decoded?.scanDecoded(base, count: bytes.count) { Self.add($0..<$1, to: &fromDecoded) }
+        raw?.scan(base, count: bytes.count) { Self.add($0..<$1, to: &fromRaw) }
+        return Self.merged(fromDecoded, fromRaw)
     }
 
-    /// The length of the longest suffix of `bytes` that is the beginning of a
-    /// pattern (a form cut in the middle); 0 when there is none.
+    /// Appends `range` to ranges whose ends arrive in increasing order, or end inside the
+    /// last one (a match inside an escape), joining it with the ones it overlaps or touches
+    /// (a later match may start before earlier ones).
+    private static func add(_ range: Range<Int>, to ranges: inout [Range<Int>]) {
+        var start = range.lowerBound, end = range.upperBound
+        while let last = ranges.last, last.upperBound >= start {
+            start = min(start, last.lowerBound)
+            end = max(end, last.upperBound)
+            ranges.removeLast()
+        }
+        ranges.append(start..<end)
+    }
+
+    /// The length in bytes of the longest suffix of `bytes` that is the beginning of a
+    /// pattern (a form cut in the middle, an escape cut inside included); 0 when there is none.
     package func partialMatchLength(atEndOf bytes: UnsafeBufferPointer<UInt8>) -> Int {
         guard !isEmpty, let base = bytes.baseAddress else { return 0 }
-        return automaton.finalDepth(base, count: bytes.count)
+        return max(decoded?.partialDecodedLength(base, count: bytes.count) ?? 0,
+                   raw?.finalDepth(base, count: bytes.count) ?? 0)
+    }
+
+    /// Two sorted range lists as one, sorted, overlapping and touching ranges joined.
+    package static func merged(_ first: [Range<Int>], _ second: [Range<Int>]) -> [Range<Int>] {
+        guard !second.isEmpty else { return first }
+        guard !first.isEmpty else { return second }
+        var result: [Range<Int>] = []
+        for range in (first + second).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = result.last, range.lowerBound <= last.upperBound {
+                result[result.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                result.append(range)
+            }
+        }
+        return result
     }
 }
 
@@ -194,5 +227,143 @@ private final class Automaton: @unchecked Sendable {
         var state: Int32 = 0
         for index in 0..<count { state = step(state, bytes[index]) }
         return Int(nodes[Int(state)].depth)
+    }
+
+    // MARK: - The decoded view
+
+    /// Like ``scan(_:count:found:)`` on the text with every escape decoded (``EscapeDecoding``),
+    /// `found` getting the match's span in the text: from the escape or byte its first decoded
+    /// byte came from to the end of the one its last came from.
+    func scanDecoded(_ bytes: UnsafePointer<UInt8>, count: Int, found: (Int, Int) -> Void) {
+        _ = runDecoded(bytes, count: count, found: found)
+    }
+
+    /// The text bytes at the end of `bytes` that begin a decoded pattern, an unfinished escape
+    /// after them included (`…p@ss%2` cut inside `%20`); 0 when there is none.
+    func partialDecodedLength(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int {
+        let finished = count - EscapeDecoding.incompleteEscapeLength(atEndOf: bytes, count: count)
+        let start = runDecoded(bytes, count: finished) { _, _ in }
+        return start.map { count - $0 } ?? 0
+    }
+
+    /// Scans the decoded view; returns where in the text the final state's partial match
+    /// begins, or nil when the final state is the root.
+    ///
+    /// The decoded view is never built: the text is read once, an escape decoded where one
+    /// begins, and a small ring of the last escapes seen (no more than a match can span)
+    /// maps a decoded offset back to the text. Between escapes the two offsets differ by a
+    /// constant (`shift`), so ordinary bytes cost what they cost in ``scan(_:count:found:)``
+    /// plus one comparison.
+    ///
+    /// A match may also begin inside an escape's bytes, read as they are: a hex key right
+    /// after a lone `%` (`50%3fa8…` is `50` `?` `a8…` decoded). After each escape, a second
+    /// state reads the escape's bytes but its first, then follows the decoded view like the
+    /// main state; it is dropped as soon as its partial match no longer begins inside the
+    /// escape (the main state then knows everything it knows), which is within a few bytes.
+    private func runDecoded(_ bytes: UnsafePointer<UInt8>, count: Int, found: (Int, Int) -> Void) -> Int? {
+        // A match of n decoded bytes overlaps at most n escapes: keep one more than the longest.
+        var capacity = 1
+        while capacity <= longestPattern { capacity <<= 1 }
+        let mask = capacity - 1
+        let secondaryCapacity = 4
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * capacity + 3 * secondaryCapacity) { storage in
+            guard let ring = storage.baseAddress else { return nil }
+            // Per escape, by slot: decoded start, text start, decoded end.
+            let decodedStarts = ring, textStarts = ring + capacity, decodedEnds = ring + 2 * capacity
+            // Per second state: the state, the text offset its escape ends at, decoded bytes read since.
+            let secondaryStates = ring + 3 * capacity, secondaryEnds = secondaryStates + secondaryCapacity
+            let secondarySince = secondaryEnds + secondaryCapacity
+            var logged = 0
+            var live = 0
+            /// Where decoded offset `offset` came from in the text.
+            func textOffset(_ offset: Int, shift: Int) -> Int {
+                var entry = logged
+                var currentShift = shift
+                while entry > 0 && logged - entry < capacity {
+                    let slot = (entry - 1) & mask
+                    if offset >= decodedEnds[slot] { return offset + currentShift }
+                    if offset >= decodedStarts[slot] { return textStarts[slot] }
+                    // Before this escape, text and decoded offsets differed by less.
+                    currentShift = textStarts[slot] - decodedStarts[slot]
+                    entry -= 1
+                }
+                return entry == 0 ? offset + currentShift : textStarts[entry & mask]
+            }
+            /// Steps every second state with `byte`, reporting matches that begin inside their escape.
+            func stepSecondaries(_ byte: UInt8, end: Int) {
+                var kept = 0
+                for index in 0..<live {
+                    let state = step(Int32(truncatingIfNeeded: secondaryStates[index]), byte)
+                    let since = secondarySince[index] + 1
+                    let length = Int(nodes[Int(state)].output)
+                    if length > since { found(secondaryEnds[index] - (length - since), end) }
+                    guard Int(nodes[Int(state)].depth) > since else { continue }
+                    secondaryStates[kept] = Int(state)
+                    secondaryEnds[kept] = secondaryEnds[index]
+                    secondarySince[kept] = since
+                    kept += 1
+                }
+                live = kept
+            }
+            var state: Int32 = 0
+            var index = 0
+            var shift = 0
+            while index < count {
+                let byte = bytes[index]
+                if !EscapeDecoding.isSpecial(byte) {
+                    state = step(state, byte)
+                    index &+= 1
+                    let length = Int(nodes[Int(state)].output)
+                    if length > 0 { found(textOffset(index - shift - length, shift: shift), index) }
+                    if live > 0 { stepSecondaries(byte, end: index) }
+                    continue
+                }
+                if byte != EscapeDecoding.plus, let token = EscapeDecoding.token(at: index, in: bytes, count: count) {
+                    let decodedStart = index - shift
+                    let slot = logged & mask
+                    decodedStarts[slot] = decodedStart
+                    textStarts[slot] = index
+                    decodedEnds[slot] = decodedStart + token.count
+                    logged += 1
+                    let end = index + token.length
+                    shift += token.length - token.count
+                    for offset in 0..<token.count {
+                        let decoded = EscapeDecoding.folded(token.byte(offset))
+                        state = step(state, decoded)
+                        let length = Int(nodes[Int(state)].output)
+                        if length > 0 { found(textOffset(decodedStart + offset + 1 - length, shift: shift), end) }
+                        if live > 0 { stepSecondaries(decoded, end: end) }
+                    }
+                    // The escape's own bytes after its first, as they are, from the root.
+                    var inside: Int32 = 0
+                    for position in (index + 1)..<end {
+                        inside = step(inside, EscapeDecoding.folded(bytes[position]))
+                        let length = Int(nodes[Int(inside)].output)
+                        if length > 0 { found(position + 1 - length, position + 1) }
+                    }
+                    if nodes[Int(inside)].depth > 0 && live < secondaryCapacity {
+                        secondaryStates[live] = Int(inside)
+                        secondaryEnds[live] = end
+                        secondarySince[live] = 0
+                        live += 1
+                    }
+                    index = end
+                } else {
+                    let folded = EscapeDecoding.folded(byte)
+                    state = step(state, folded)
+                    index &+= 1
+                    let length = Int(nodes[Int(state)].output)
+                    if length > 0 { found(textOffset(index - shift - length, shift: shift), index) }
+                    if live > 0 { stepSecondaries(folded, end: index) }
+                }
+            }
+            let depth = Int(nodes[Int(state)].depth)
+            var start = depth == 0 ? nil : textOffset(index - shift - depth, shift: shift)
+            for index in 0..<live {
+                let inside = secondaryEnds[index] - (Int(nodes[secondaryStates[index]].depth) - secondarySince[index])
+                start = min(start ?? inside, inside)
+            }
+            return start
+        }
     }
 }
