@@ -106,6 +106,9 @@ private final class Automaton: @unchecked Sendable {
     let longestPattern: Int
     private let nodes: UnsafeMutablePointer<Node>
     private let rows: UnsafeMutablePointer<Int32>
+    /// Bytes that may begin an escape or are folded (1), others (0), for the decoded scan:
+    /// one load per byte.
+    private let special: UnsafeMutablePointer<UInt8>
 
     /// Nodes this shallow, or with this many children, get a complete row.
     private static let rowDepth: Int32 = 2
@@ -137,6 +140,8 @@ private final class Automaton: @unchecked Sendable {
             terminal[Int(node)] = max(terminal[Int(node)], Int32(pattern.count))
         }
         longestPattern = longest
+        special = .allocate(capacity: 256)
+        for byte in 0..<256 { special[byte] = EscapeDecoding.isSpecial(UInt8(byte)) ? 1 : 0 }
 
         // 2. Renumbered breadth first: children of a node get consecutive numbers.
         let count = label.count
@@ -193,6 +198,7 @@ private final class Automaton: @unchecked Sendable {
     deinit {
         nodes.deallocate()
         rows.deallocate()
+        special.deallocate()
     }
 
     /// The state after `byte` in `state`: a row's entry, else a matching child,
@@ -264,106 +270,171 @@ private final class Automaton: @unchecked Sendable {
         // A match of n decoded bytes overlaps at most n escapes: keep one more than the longest.
         var capacity = 1
         while capacity <= longestPattern { capacity <<= 1 }
-        let mask = capacity - 1
-        let secondaryCapacity = 4
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * capacity + 3 * secondaryCapacity) { storage in
-            guard let ring = storage.baseAddress else { return nil }
-            // Per escape, by slot: decoded start, text start, decoded end.
-            let decodedStarts = ring, textStarts = ring + capacity, decodedEnds = ring + 2 * capacity
-            // Per second state: the state, the text offset its escape ends at, decoded bytes read since.
-            let secondaryStates = ring + 3 * capacity, secondaryEnds = secondaryStates + secondaryCapacity
-            let secondarySince = secondaryEnds + secondaryCapacity
-            var logged = 0
-            var live = 0
-            /// Where decoded offset `offset` came from in the text.
-            func textOffset(_ offset: Int, shift: Int) -> Int {
-                var entry = logged
-                var currentShift = shift
-                while entry > 0 && logged - entry < capacity {
-                    let slot = (entry - 1) & mask
-                    if offset >= decodedEnds[slot] { return offset + currentShift }
-                    if offset >= decodedStarts[slot] { return textStarts[slot] }
-                    // Before this escape, text and decoded offsets differed by less.
-                    currentShift = textStarts[slot] - decodedStarts[slot]
-                    entry -= 1
-                }
-                return entry == 0 ? offset + currentShift : textStarts[entry & mask]
-            }
-            /// Steps every second state with `byte`, reporting matches that begin inside their escape.
-            func stepSecondaries(_ byte: UInt8, end: Int) {
-                var kept = 0
-                for index in 0..<live {
-                    let state = step(Int32(truncatingIfNeeded: secondaryStates[index]), byte)
-                    let since = secondarySince[index] + 1
-                    let length = Int(nodes[Int(state)].output)
-                    if length > since { found(secondaryEnds[index] - (length - since), end) }
-                    guard Int(nodes[Int(state)].depth) > since else { continue }
-                    secondaryStates[kept] = Int(state)
-                    secondaryEnds[kept] = secondaryEnds[index]
-                    secondarySince[kept] = since
-                    kept += 1
-                }
-                live = kept
-            }
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: EscapeLog.storage(capacity) + InsideStates.storage) { storage in
+            guard let base = storage.baseAddress else { return nil }
+            // Plain structs over the buffer, passed `inout`: nothing the loop touches is boxed.
+            var log = EscapeLog(base, capacity: capacity)
+            var inside = InsideStates(base + EscapeLog.storage(capacity))
             var state: Int32 = 0
             var index = 0
             var shift = 0
             while index < count {
+                if inside.live == 0 {
+                    // Ordinary bytes and no state begun inside an escape: the loop of `scan`.
+                    var position = index, current = state
+                    while position < count {
+                        let byte = bytes[position]
+                        if special[Int(byte)] != 0 { break }
+                        current = step(current, byte)
+                        position &+= 1
+                        let length = Int(nodes[Int(current)].output)
+                        if length > 0 { found(log.textOffset(position - shift - length, shift: shift), position) }
+                    }
+                    index = position
+                    state = current
+                    if index == count { break }
+                }
                 let byte = bytes[index]
-                if !EscapeDecoding.isSpecial(byte) {
+                if special[Int(byte)] == 0 {
                     state = step(state, byte)
                     index &+= 1
                     let length = Int(nodes[Int(state)].output)
-                    if length > 0 { found(textOffset(index - shift - length, shift: shift), index) }
-                    if live > 0 { stepSecondaries(byte, end: index) }
+                    if length > 0 { found(log.textOffset(index - shift - length, shift: shift), index) }
+                    stepInside(&inside, byte, end: index, found: found)
                     continue
                 }
                 if byte != EscapeDecoding.plus, let token = EscapeDecoding.token(at: index, in: bytes, count: count) {
                     let decodedStart = index - shift
-                    let slot = logged & mask
-                    decodedStarts[slot] = decodedStart
-                    textStarts[slot] = index
-                    decodedEnds[slot] = decodedStart + token.count
-                    logged += 1
+                    log.append(decodedStart: decodedStart, textStart: index, decodedCount: token.count)
                     let end = index + token.length
                     shift += token.length - token.count
                     for offset in 0..<token.count {
                         let decoded = EscapeDecoding.folded(token.byte(offset))
                         state = step(state, decoded)
                         let length = Int(nodes[Int(state)].output)
-                        if length > 0 { found(textOffset(decodedStart + offset + 1 - length, shift: shift), end) }
-                        if live > 0 { stepSecondaries(decoded, end: end) }
+                        if length > 0 { found(log.textOffset(decodedStart + offset + 1 - length, shift: shift), end) }
+                        if inside.live > 0 { stepInside(&inside, decoded, end: end, found: found) }
                     }
                     // The escape's own bytes after its first, as they are, from the root.
-                    var inside: Int32 = 0
+                    var start: Int32 = 0
                     for position in (index + 1)..<end {
-                        inside = step(inside, EscapeDecoding.folded(bytes[position]))
-                        let length = Int(nodes[Int(inside)].output)
+                        start = step(start, EscapeDecoding.folded(bytes[position]))
+                        let length = Int(nodes[Int(start)].output)
                         if length > 0 { found(position + 1 - length, position + 1) }
                     }
-                    if nodes[Int(inside)].depth > 0 && live < secondaryCapacity {
-                        secondaryStates[live] = Int(inside)
-                        secondaryEnds[live] = end
-                        secondarySince[live] = 0
-                        live += 1
-                    }
+                    if nodes[Int(start)].depth > 0 { inside.add(state: start, end: end) }
                     index = end
                 } else {
                     let folded = EscapeDecoding.folded(byte)
                     state = step(state, folded)
                     index &+= 1
                     let length = Int(nodes[Int(state)].output)
-                    if length > 0 { found(textOffset(index - shift - length, shift: shift), index) }
-                    if live > 0 { stepSecondaries(folded, end: index) }
+                    if length > 0 { found(log.textOffset(index - shift - length, shift: shift), index) }
+                    if inside.live > 0 { stepInside(&inside, folded, end: index, found: found) }
                 }
             }
             let depth = Int(nodes[Int(state)].depth)
-            var start = depth == 0 ? nil : textOffset(index - shift - depth, shift: shift)
-            for index in 0..<live {
-                let inside = secondaryEnds[index] - (Int(nodes[secondaryStates[index]].depth) - secondarySince[index])
-                start = min(start ?? inside, inside)
+            var start = depth == 0 ? nil : log.textOffset(index - shift - depth, shift: shift)
+            for slot in 0..<inside.live {
+                let begins = inside.ends[slot] - (Int(nodes[inside.states[slot]].depth) - inside.since[slot])
+                start = min(start ?? begins, begins)
             }
             return start
         }
+    }
+
+    /// Steps every state begun inside an escape with `byte`, reporting matches that begin
+    /// inside their escape, and drops those whose partial match no longer does.
+    @inline(__always)
+    private func stepInside(_ inside: inout InsideStates, _ byte: UInt8, end: Int, found: (Int, Int) -> Void) {
+        var kept = 0
+        for slot in 0..<inside.live {
+            let state = step(Int32(truncatingIfNeeded: inside.states[slot]), byte)
+            let since = inside.since[slot] + 1
+            let length = Int(nodes[Int(state)].output)
+            if length > since { found(inside.ends[slot] - (length - since), end) }
+            guard Int(nodes[Int(state)].depth) > since else { continue }
+            inside.states[kept] = Int(state)
+            inside.ends[kept] = inside.ends[slot]
+            inside.since[kept] = since
+            kept += 1
+        }
+        inside.live = kept
+    }
+
+}
+
+/// The last escapes of a decoded scan, in a ring: where each began in the decoded view and
+/// in the text, and how many decoded bytes it gave.
+private struct EscapeLog {
+    static func storage(_ capacity: Int) -> Int { 3 * capacity }
+
+    private let decodedStarts: UnsafeMutablePointer<Int>
+    private let textStarts: UnsafeMutablePointer<Int>
+    private let decodedEnds: UnsafeMutablePointer<Int>
+    private let mask: Int
+    private var logged = 0
+
+    init(_ base: UnsafeMutablePointer<Int>, capacity: Int) {
+        decodedStarts = base
+        textStarts = base + capacity
+        decodedEnds = base + 2 * capacity
+        mask = capacity - 1
+    }
+
+    mutating func append(decodedStart: Int, textStart: Int, decodedCount: Int) {
+        let slot = logged & mask
+        decodedStarts[slot] = decodedStart
+        textStarts[slot] = textStart
+        decodedEnds[slot] = decodedStart + decodedCount
+        logged += 1
+    }
+
+    /// Where decoded offset `offset` came from in the text, `shift` being the difference
+    /// between text and decoded offsets after the last escape.
+    func textOffset(_ offset: Int, shift: Int) -> Int {
+        var entry = logged
+        var currentShift = shift
+        while entry > 0 && logged - entry <= mask {
+            let slot = (entry - 1) & mask
+            if offset >= decodedEnds[slot] { return offset + currentShift }
+            if offset >= decodedStarts[slot] { return textStarts[slot] }
+            // Before this escape, text and decoded offsets differed by less.
+            currentShift = textStarts[slot] - decodedStarts[slot]
+            entry -= 1
+        }
+        // Past the ring's oldest escape (a match cannot reach so far back): the earliest known.
+        return entry == 0 ? offset + currentShift : textStarts[entry & mask]
+    }
+}
+
+/// States of the automaton begun inside an escape (see `runDecoded`): each with the text
+/// offset its escape ends at and the decoded bytes read since.
+private struct InsideStates {
+    static let capacity = 4
+    static var storage: Int { 3 * capacity }
+
+    let states: UnsafeMutablePointer<Int>
+    let ends: UnsafeMutablePointer<Int>
+    let since: UnsafeMutablePointer<Int>
+    var live = 0
+
+    init(_ base: UnsafeMutablePointer<Int>) {
+        states = base
+        ends = base + Self.capacity
+        since = base + 2 * Self.capacity
+    }
+
+    /// Adds a state; when all slots are taken (four escapes in a row, each the beginning of
+    /// some form), the oldest is given up for the newest.
+    mutating func add(state: Int32, end: Int) {
+        if live == Self.capacity {
+            for slot in 1..<live { states[slot - 1] = states[slot]; ends[slot - 1] = ends[slot]; since[slot - 1] = since[slot] }
+            live -= 1
+        }
+        states[live] = Int(state)
+        ends[live] = end
+        since[live] = 0
+        live += 1
     }
 }

@@ -133,10 +133,10 @@ import Testing
     @Test("a secret right after a lone %, \\ or & that would join its first bytes into an escape")
     func leadingBoundary() {
         let hex = MaskingPolicy(secrets: [(value: "3fa8c9d2e1b04477", name: nil)])
-        #expect(hex.mask("50%3fa8c9d2e1b04477 x") == "50*** x")
+        #expect(hex.mask("50%3fa8c9d2e1b04477 x") == "50%*** x")  // the `%` is no part of the key
         #expect(hex.mask("x 3fa8c9d2e1b04477") == "x ***")
         let letters = MaskingPolicy(secrets: [(value: "npm_Tok3nValue", name: nil)])
-        #expect(letters.mask(#"C:\npm_Tok3nValue"#) == "C:***")
+        #expect(letters.mask(#"C:\npm_Tok3nValue"#) == #"C:\***"#)
     }
 
     @Test("a secret ending in what begins an escape, followed by bytes that complete it")
