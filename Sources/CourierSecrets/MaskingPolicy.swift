@@ -83,9 +83,18 @@ package struct MaskingPolicy: Sendable {
         return bytes.withUnsafeBufferPointer { masked($0) }?.bytes ?? bytes
     }
 
-    /// The masked bytes, and where each `***` landed: `(masked offset, original range)`.
+    /// `text` with every form replaced by `replacement` instead of `***` (the `Courier`
+    /// library's `<redacted>`): the same matching, another placeholder.
+    package func mask(_ text: String, replacement: String) -> String {
+        guard !isEmpty else { return text }
+        var text = text
+        let result: Masked? = text.withUTF8 { masked($0, replacement: Array(replacement.utf8)) }
+        return result.map { String(decoding: $0.bytes, as: UTF8.self) } ?? text
+    }
+
+    /// The masked bytes, and where each replacement landed: `(masked offset, original range)`.
     /// Nil when nothing matched.
-    private func masked(_ input: UnsafeBufferPointer<UInt8>) -> Masked? {
+    private func masked(_ input: UnsafeBufferPointer<UInt8>, replacement: [UInt8] = Array(MaskingPolicy.mask.utf8)) -> Masked? {
         let ranges = SecretMatcher.merged(coveredRanges(in: input), cutSecrets(in: input))
         guard !ranges.isEmpty else { return nil }
         var out: [UInt8] = []
@@ -95,7 +104,7 @@ package struct MaskingPolicy: Sendable {
         for range in ranges {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: input[position..<range.lowerBound]))
             replaced.append((out.count, range))
-            out.append(contentsOf: Self.mask.utf8)
+            out.append(contentsOf: replacement)
             position = range.upperBound
         }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: input[position...]))
