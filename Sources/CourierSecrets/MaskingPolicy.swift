@@ -3,12 +3,15 @@
 ///
 /// Applied to the final bytes of an output (a console line, a whole report),
 /// after rendering, so no escaping or encoding a reporter adds can hide a form
-/// from it. Masking masked text again changes nothing: `***` holds no secret.
+/// from it. Forms are looked for in the decoded view of the text
+/// (``EscapeDecoding``), so a server's own re-quoting of any part of a secret
+/// (`p@ss%20word-1`, `p@ss\u0020word-1`) hides it no better. Masking masked text
+/// again changes nothing: `***` holds no secret.
 /// Immutable: a ``SecretRegistry`` compiles a new policy after registrations.
 ///
 ///     let registry = SecretRegistry()
 ///     registry.register("p@ss word-1", name: "password")
-///     registry.policy.mask("url: /login?p=p%40ss%20word-1")   // "url: /login?p=***"
+///     registry.policy.mask("url: /login?p=p@ss%20word-1")   // "url: /login?p=***"
 package struct MaskingPolicy: Sendable {
     /// What a secret is replaced with.
     package static let mask = "***"

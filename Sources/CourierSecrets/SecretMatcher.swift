@@ -259,7 +259,7 @@ private final class Automaton: @unchecked Sendable {
     /// begins, and a small ring of the last escapes seen (no more than a match can span)
     /// maps a decoded offset back to the text. Between escapes the two offsets differ by a
     /// constant (`shift`), so ordinary bytes cost what they cost in ``scan(_:count:found:)``
-    /// plus one comparison.
+    /// plus one table load (is it `%`, `\`, `&` or `+`?).
     ///
     /// A match may also begin inside an escape's bytes, read as they are: a hex key right
     /// after a lone `%` (`50%3fa8…` is `50` `?` `a8…` decoded). After each escape, a second
