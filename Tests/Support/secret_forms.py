@@ -14,6 +14,10 @@ MIN_FORM_BYTES long (shorter ones would match by chance), plus the first PREFIX_
 every form (a cut output may show only the beginning of a secret). Forms are deduplicated;
 the first form name that produced a value wins.
 
+Besides the encoders' forms, the echo styles of issue 21 (werkzeug's re-quoted URL, Go's and
+.NET's default JSON) and the encoding matrix (each character class left as is or encoded, in
+each encoding and mix); Tests/Servers/secrets_echo.py writes the same ones back.
+
 Standard library only; used by Tests/IntegrationTests/Secrets/CanaryTests.swift.
 """
 
