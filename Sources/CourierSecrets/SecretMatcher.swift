@@ -260,108 +260,104 @@ private final class Automaton: @unchecked Sendable {
     /// maps a decoded offset back to the text. Between escapes the two offsets differ by a
     /// constant (`shift`), so ordinary bytes cost what they cost in ``scan(_:count:found:)``
     /// plus one table load (is it `%`, `\`, `&` or `+`?).
-    ///
-    /// A match may also begin inside an escape's bytes, read as they are: a hex key right
-    /// after a lone `%` (`50%3fa8…` is `50` `?` `a8…` decoded). After each escape, a second
-    /// state reads the escape's bytes but its first, then follows the decoded view like the
-    /// main state; it is dropped as soon as its partial match no longer begins inside the
-    /// escape (the main state then knows everything it knows), which is within a few bytes.
     private func runDecoded(_ bytes: UnsafePointer<UInt8>, count: Int, found: (Int, Int) -> Void) -> Int? {
         // A match of n decoded bytes overlaps at most n escapes: keep one more than the longest.
         var capacity = 1
         while capacity <= longestPattern { capacity <<= 1 }
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: EscapeLog.storage(capacity) + InsideStates.storage) { storage in
+        let insideCapacity = longestPattern + 16
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: EscapeLog.storage(capacity) + insideCapacity) { storage in
             guard let base = storage.baseAddress else { return nil }
-            // Plain structs over the buffer, passed `inout`: nothing the loop touches is boxed.
+            // A plain struct over the buffer: nothing the loop touches is boxed.
             var log = EscapeLog(base, capacity: capacity)
-            var inside = InsideStates(base + EscapeLog.storage(capacity))
+            let insideStarts = base + EscapeLog.storage(capacity)
             var state: Int32 = 0
             var index = 0
             var shift = 0
+            var insidePartial: Int? = nil
             while index < count {
-                if inside.live == 0 {
-                    // Ordinary bytes and no state begun inside an escape: the loop of `scan`.
-                    var position = index, current = state
-                    while position < count {
-                        let byte = bytes[position]
-                        if special[Int(byte)] != 0 { break }
-                        current = step(current, byte)
-                        position &+= 1
-                        let length = Int(nodes[Int(current)].output)
-                        if length > 0 { found(log.textOffset(position - shift - length, shift: shift), position) }
-                    }
-                    index = position
-                    state = current
-                    if index == count { break }
-                }
-                let byte = bytes[index]
-                if special[Int(byte)] == 0 {
+                // Ordinary bytes: the loop of `scan`.
+                while index < count {
+                    let byte = bytes[index]
+                    if special[Int(byte)] != 0 { break }
                     state = step(state, byte)
                     index &+= 1
                     let length = Int(nodes[Int(state)].output)
                     if length > 0 { found(log.textOffset(index - shift - length, shift: shift), index) }
-                    stepInside(&inside, byte, end: index, found: found)
-                    continue
                 }
+                guard index < count else { break }
+                let byte = bytes[index]
                 if byte != EscapeDecoding.plus, let token = EscapeDecoding.token(at: index, in: bytes, count: count) {
                     let decodedStart = index - shift
                     log.append(decodedStart: decodedStart, textStart: index, decodedCount: token.count)
                     let end = index + token.length
                     shift += token.length - token.count
                     for offset in 0..<token.count {
-                        let decoded = EscapeDecoding.folded(token.byte(offset))
-                        state = step(state, decoded)
+                        state = step(state, EscapeDecoding.folded(token.byte(offset)))
                         let length = Int(nodes[Int(state)].output)
                         if length > 0 { found(log.textOffset(decodedStart + offset + 1 - length, shift: shift), end) }
-                        if inside.live > 0 { stepInside(&inside, decoded, end: end, found: found) }
                     }
-                    // The escape's own bytes after its first, as they are, from the root.
-                    var start: Int32 = 0
-                    for position in (index + 1)..<end {
-                        start = step(start, EscapeDecoding.folded(bytes[position]))
-                        let length = Int(nodes[Int(start)].output)
-                        if length > 0 { found(position + 1 - length, position + 1) }
+                    if let partial = scanInside(bytes, count: count, escape: index..<end, starts: insideStarts,
+                                                capacity: insideCapacity, found: found) {
+                        insidePartial = min(insidePartial ?? partial, partial)
                     }
-                    if nodes[Int(start)].depth > 0 { inside.add(state: start, end: end) }
                     index = end
                 } else {
-                    let folded = EscapeDecoding.folded(byte)
-                    state = step(state, folded)
+                    state = step(state, EscapeDecoding.folded(byte))
                     index &+= 1
                     let length = Int(nodes[Int(state)].output)
                     if length > 0 { found(log.textOffset(index - shift - length, shift: shift), index) }
-                    if inside.live > 0 { stepInside(&inside, folded, end: index, found: found) }
                 }
             }
             let depth = Int(nodes[Int(state)].depth)
-            var start = depth == 0 ? nil : log.textOffset(index - shift - depth, shift: shift)
-            for slot in 0..<inside.live {
-                let begins = inside.ends[slot] - (Int(nodes[inside.states[slot]].depth) - inside.since[slot])
-                start = min(start ?? begins, begins)
+            let partial = depth == 0 ? nil : log.textOffset(index - shift - depth, shift: shift)
+            guard let insidePartial else { return partial }
+            return min(partial ?? insidePartial, insidePartial)
+        }
+    }
+
+    /// Matches that begin inside an escape, its bytes after the first read as they are: a hex
+    /// key right after a lone `%` (`50%3fa8…` is `50` `?` `a8…` decoded), an escaped form after
+    /// a lone backslash (`\\u0064…` is `\` `u0064…` decoded). The text is scanned from the
+    /// escape's second byte with escapes decoded from there on, for as long as the partial
+    /// match begins inside the escape: usually a byte or two. Returns where a partial match
+    /// cut off by the end of the text begins, or nil.
+    ///
+    /// `starts` (at least `capacity`): where each decoded byte of this scan came from.
+    @inline(never)
+    private func scanInside(_ bytes: UnsafePointer<UInt8>, count: Int, escape: Range<Int>, starts: UnsafeMutablePointer<Int>,
+                            capacity: Int, found: (Int, Int) -> Void) -> Int? {
+        var state: Int32 = 0
+        var position = escape.lowerBound + 1
+        var decoded = 0
+        while position < count {
+            let from = position
+            if bytes[position] != EscapeDecoding.plus, special[Int(bytes[position])] != 0,
+               let token = EscapeDecoding.token(at: position, in: bytes, count: count) {
+                position += token.length
+                for offset in 0..<token.count {
+                    starts[decoded] = from
+                    decoded += 1
+                    state = step(state, EscapeDecoding.folded(token.byte(offset)))
+                    let length = Int(nodes[Int(state)].output)
+                    if length > 0 { found(starts[decoded - length], position) }
+                }
+            } else {
+                starts[decoded] = from
+                decoded += 1
+                position += 1
+                state = step(state, EscapeDecoding.folded(bytes[from]))
+                let length = Int(nodes[Int(state)].output)
+                if length > 0 { found(starts[decoded - length], position) }
             }
-            return start
+            let depth = Int(nodes[Int(state)].depth)
+            // Past the escape, a partial match that begins after it is the main scan's.
+            if depth == 0 ? position >= escape.upperBound : starts[decoded - depth] >= escape.upperBound { return nil }
+            // Cannot happen (a partial match is shorter than the longest pattern); bounds the buffer.
+            if decoded + 4 > capacity { return nil }
         }
+        let depth = Int(nodes[Int(state)].depth)
+        return depth == 0 ? nil : starts[decoded - depth]
     }
-
-    /// Steps every state begun inside an escape with `byte`, reporting matches that begin
-    /// inside their escape, and drops those whose partial match no longer does.
-    @inline(__always)
-    private func stepInside(_ inside: inout InsideStates, _ byte: UInt8, end: Int, found: (Int, Int) -> Void) {
-        var kept = 0
-        for slot in 0..<inside.live {
-            let state = step(Int32(truncatingIfNeeded: inside.states[slot]), byte)
-            let since = inside.since[slot] + 1
-            let length = Int(nodes[Int(state)].output)
-            if length > since { found(inside.ends[slot] - (length - since), end) }
-            guard Int(nodes[Int(state)].depth) > since else { continue }
-            inside.states[kept] = Int(state)
-            inside.ends[kept] = inside.ends[slot]
-            inside.since[kept] = since
-            kept += 1
-        }
-        inside.live = kept
-    }
-
 }
 
 /// The last escapes of a decoded scan, in a ring: where each began in the decoded view and
@@ -405,36 +401,5 @@ private struct EscapeLog {
         }
         // Past the ring's oldest escape (a match cannot reach so far back): the earliest known.
         return entry == 0 ? offset + currentShift : textStarts[entry & mask]
-    }
-}
-
-/// States of the automaton begun inside an escape (see `runDecoded`): each with the text
-/// offset its escape ends at and the decoded bytes read since.
-private struct InsideStates {
-    static let capacity = 4
-    static var storage: Int { 3 * capacity }
-
-    let states: UnsafeMutablePointer<Int>
-    let ends: UnsafeMutablePointer<Int>
-    let since: UnsafeMutablePointer<Int>
-    var live = 0
-
-    init(_ base: UnsafeMutablePointer<Int>) {
-        states = base
-        ends = base + Self.capacity
-        since = base + 2 * Self.capacity
-    }
-
-    /// Adds a state; when all slots are taken (four escapes in a row, each the beginning of
-    /// some form), the oldest is given up for the newest.
-    mutating func add(state: Int32, end: Int) {
-        if live == Self.capacity {
-            for slot in 1..<live { states[slot - 1] = states[slot]; ends[slot - 1] = ends[slot]; since[slot - 1] = since[slot] }
-            live -= 1
-        }
-        states[live] = Int(state)
-        ends[live] = end
-        since[live] = 0
-        live += 1
     }
 }

@@ -108,6 +108,40 @@ import Testing
         }
     }
 
+    /// xorshift64: the same sequence every run.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return state
+        }
+    }
+
+    @Test("an encoded secret between random escape-heavy text: gone from the text and from its decoded view")
+    func randomNeighbours() {
+        var random = Generator(state: 0x2545F4914F6CDD1D)
+        let noise = ["%", "%2", "%4", "%41", "\\", "\\u", "\\u00", "\\n", "&", "&#", "&#3", "&amp;", "+", " ", "a", "3", "f", ";", "#", "x"]
+        let secrets = Self.canaries + ["3fa8c9d2e1b04477", "s3cret-value%", "npm_Tok3nValue", "#12;abc-def", "u0041-zzzz"]
+        for secret in secrets {
+            let policy = MaskingPolicy(secrets: [(value: secret, name: nil)])
+            let decodedSecret = EscapeDecoding.decoded(Array(secret.utf8))
+            for _ in 0..<300 {
+                let encoding = Encoding.allCases.randomElement(using: &random)!
+                var encoded = ""
+                for (index, scalar) in secret.unicodeScalars.enumerated() {
+                    encoded += Bool.random(using: &random) ? encoding.encode(scalar, index: index) : String(scalar)
+                }
+                let before = (0..<Int.random(in: 0...4, using: &random)).map { _ in noise.randomElement(using: &random)! }.joined()
+                let after = (0..<Int.random(in: 0...4, using: &random)).map { _ in noise.randomElement(using: &random)! }.joined()
+                let masked = policy.mask(before + encoded + after)
+                #expect(!masked.contains(encoded), "\(before + encoded + after) → \(masked)")
+                let view = EscapeDecoding.decoded(Array(masked.utf8))
+                #expect(!view.starts(with: decodedSecret) && LeakSearch.firstIndex(of: decodedSecret, in: view) == nil,
+                        "\(before + encoded + after) → \(masked)")
+            }
+        }
+    }
+
     // MARK: - The echo styles of issue 21
 
     @Test("werkzeug's re-quoted URL: / : @ kept, space and & = + encoded")
@@ -195,5 +229,16 @@ import Testing
         let policy = MaskingPolicy(secrets: [(value: "ab1", name: nil)])
         #expect(policy.mask("x ab1 y") == "x *** y")
         #expect(policy.mask("x %61b1 y") == "x %61b1 y")
+    }
+}
+
+/// Byte search (not `String.contains`, which compares by grapheme clusters).
+enum LeakSearch {
+    static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where haystack[start..<(start + needle.count)].elementsEqual(needle) {
+            return start
+        }
+        return nil
     }
 }
