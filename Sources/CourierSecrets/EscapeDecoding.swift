@@ -15,7 +15,7 @@
 ///
 /// Decoding is one level: `%2541` is `%41`, as a server decodes it. Patterns are decoded with
 /// the same function, so a form and its text decode alike wherever the form starts on an
-/// escape's boundary (see ``SecretMatcher`` for the forms added where it does not).
+/// escape's boundary (where it starts inside one, the matcher scans from there as well).
 ///
 ///     EscapeDecoding.decoded(Array(#"p@ss%20w0rd\u0026x%3d1"#.utf8))   // "p@ss w0rd&x=1"
 enum EscapeDecoding {
