@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "CourierJSON"),
         .target(name: "CourierHTTP", dependencies: ["CCurl", "CourierSecrets"]),
         // The typed Swift client for app code (endpoints, errors, retries, auth, mocks).
-        .target(name: "Courier", dependencies: ["CourierHTTP"]),
+        .target(name: "Courier", dependencies: ["CourierHTTP", "CourierSecrets"]),
         .target(name: "CourierWorkflow", dependencies: ["CYAML", "CourierDiagnostics", "CourierJSON", "CourierSecrets"]),
         // What a run did, as plain Codable values: reporters read these, never the engine.
         .target(name: "CourierResults", dependencies: ["CourierDiagnostics", "CourierJSON", "CourierSecrets"]),

@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierSecrets
 import Foundation
 
 /// Keeps credentials out of descriptions: header fields that carry them are shown as
@@ -31,12 +32,11 @@ enum Redaction {
         return found.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
     }
 
+    /// `text` with every form of each secret as `<redacted>`: the masking policy of Courier's
+    /// own outputs (encoded forms, and any mix of escapes a server echoes them in).
     static func mask(_ text: String, secrets: [String]) -> String {
-        var text = text
-        for secret in secrets where text.contains(secret) {
-            text = text.replacingOccurrences(of: secret, with: placeholder)
-        }
-        return text
+        guard !secrets.isEmpty else { return text }
+        return MaskingPolicy(secrets: secrets.map { (value: $0, name: nil) }).mask(text, replacement: placeholder)
     }
 
     /// `name: value` lines with secret fields redacted.

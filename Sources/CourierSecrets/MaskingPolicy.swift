@@ -3,12 +3,15 @@
 ///
 /// Applied to the final bytes of an output (a console line, a whole report),
 /// after rendering, so no escaping or encoding a reporter adds can hide a form
-/// from it. Masking masked text again changes nothing: `***` holds no secret.
+/// from it. Forms are looked for in the decoded view of the text
+/// (``EscapeDecoding``), so a server's own re-quoting of any part of a secret
+/// (`p@ss%20word-1`, `p@ss\u0020word-1`) hides it no better. Masking masked text
+/// again changes nothing: `***` holds no secret.
 /// Immutable: a ``SecretRegistry`` compiles a new policy after registrations.
 ///
 ///     let registry = SecretRegistry()
 ///     registry.register("p@ss word-1", name: "password")
-///     registry.policy.mask("url: /login?p=p%40ss%20word-1")   // "url: /login?p=***"
+///     registry.policy.mask("url: /login?p=p@ss%20word-1")   // "url: /login?p=***"
 package struct MaskingPolicy: Sendable {
     /// What a secret is replaced with.
     package static let mask = "***"
@@ -32,24 +35,36 @@ package struct MaskingPolicy: Sendable {
         longestForm = self.matchers.map(\.longestPattern).max() ?? 0
     }
 
-    /// A matcher for every form of every value in `secrets`.
+    /// A matcher for every form of every value in `secrets`, searched in the decoded view of a
+    /// text (see ``EscapeDecoding``); a short secret's value as written only.
     static func matcher(for secrets: ArraySlice<(value: String, name: String?)>) -> SecretMatcher {
-        var patterns: [[UInt8]] = []
+        var decoded: [[UInt8]] = [], raw: [[UInt8]] = []
+        var seen = Set<[UInt8]>()
         for secret in secrets {
-            for form in SecretForms.forms(of: secret.value) { patterns.append(Array(form.utf8)) }
+            let forms = SecretForms.forms(of: secret.value)
+            if secret.value.count < SecretForms.minimumLength {
+                raw += forms.map { Array($0.utf8) }
+                continue
+            }
+            for form in forms {
+                let patterns = EscapeDecoding.patterns(for: Array(form.utf8), minimumBytes: SecretForms.minimumFormBytes)
+                for pattern in patterns.decoded where seen.insert(pattern).inserted { decoded.append(pattern) }
+                if let pattern = patterns.raw { raw.append(pattern) }
+            }
         }
-        return SecretMatcher(patterns: patterns)
+        return SecretMatcher(decoded: decoded, raw: raw)
     }
 
     package var isEmpty: Bool { matchers.isEmpty }
 
-    /// The length in bytes of the longest form: a writer streaming one text in
-    /// several writes holds back this many bytes less one, so no form straddles two.
+    /// How many bytes of a text a form spans at most, escapes of the decoded view included:
+    /// a writer streaming one text in several writes holds back this many bytes less one, so
+    /// no form straddles two.
     package let longestForm: Int
 
     /// Every byte range covered by a form, sorted and joined.
     private func coveredRanges(in input: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
-        matchers.reduce([]) { merged($0, $1.coveredRanges(in: input)) }
+        matchers.reduce([]) { SecretMatcher.merged($0, $1.coveredRanges(in: input)) }
     }
 
     /// The longest end of `window` that begins some form.
@@ -71,10 +86,19 @@ package struct MaskingPolicy: Sendable {
         return bytes.withUnsafeBufferPointer { masked($0) }?.bytes ?? bytes
     }
 
-    /// The masked bytes, and where each `***` landed: `(masked offset, original range)`.
+    /// `text` with every form replaced by `replacement` instead of `***` (the `Courier`
+    /// library's `<redacted>`): the same matching, another placeholder.
+    package func mask(_ text: String, replacement: String) -> String {
+        guard !isEmpty else { return text }
+        var text = text
+        let result: Masked? = text.withUTF8 { masked($0, replacement: Array(replacement.utf8)) }
+        return result.map { String(decoding: $0.bytes, as: UTF8.self) } ?? text
+    }
+
+    /// The masked bytes, and where each replacement landed: `(masked offset, original range)`.
     /// Nil when nothing matched.
-    private func masked(_ input: UnsafeBufferPointer<UInt8>) -> Masked? {
-        let ranges = merged(coveredRanges(in: input), cutSecrets(in: input))
+    private func masked(_ input: UnsafeBufferPointer<UInt8>, replacement: [UInt8] = Array(MaskingPolicy.mask.utf8)) -> Masked? {
+        let ranges = SecretMatcher.merged(coveredRanges(in: input), cutSecrets(in: input))
         guard !ranges.isEmpty else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(input.count)
@@ -83,7 +107,7 @@ package struct MaskingPolicy: Sendable {
         for range in ranges {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: input[position..<range.lowerBound]))
             replaced.append((out.count, range))
-            out.append(contentsOf: Self.mask.utf8)
+            out.append(contentsOf: replacement)
             position = range.upperBound
         }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: input[position...]))
@@ -114,21 +138,6 @@ package struct MaskingPolicy: Sendable {
             }
         }
         return found
-    }
-
-    /// Two sorted range lists as one, sorted, overlapping and touching ranges joined.
-    private func merged(_ first: [Range<Int>], _ second: [Range<Int>]) -> [Range<Int>] {
-        guard !second.isEmpty else { return first }
-        guard !first.isEmpty else { return second }
-        var result: [Range<Int>] = []
-        for range in (first + second).sorted(by: { $0.lowerBound < $1.lowerBound }) {
-            if let last = result.last, range.lowerBound <= last.upperBound {
-                result[result.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
-            } else {
-                result.append(range)
-            }
-        }
-        return result
     }
 
     private struct Masked {

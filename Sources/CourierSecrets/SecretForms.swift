@@ -8,7 +8,10 @@ import Foundation
 /// bodies, XML-escaped in JUnit reports, shell-quoted in `--curl` lines, and in
 /// either Unicode normalization. Masking the plain value alone leaks it in every
 /// other form, so the forms are derived once per value, here, and the
-/// ``SecretMatcher`` looks for all of them.
+/// ``SecretMatcher`` looks for all of them — in the decoded view of a text
+/// (``EscapeDecoding``), so a percent, JSON or entity escape of any part of a
+/// form, in any mix, is found too; the escaping forms below then differ only
+/// where decoding one level does not undo them (escapes of escapes, shell quoting).
 ///
 ///     SecretForms.forms(of: "p@ss word-1")
 ///     // ["p@ss word-1", "p%40ss%20word-1", "p%40ss+word-1", "cEBzcyB3b3JkLTE=", …]

@@ -39,6 +39,23 @@ import Testing
         #expect(shown[0].contains("<sensitive body"))
     }
 
+    /// Issue 21: an error body that echoes the token re-encoded (.NET's JSON, werkzeug's URL)
+    /// is redacted by the same masking as Courier's own outputs.
+    @Test func errorsNeverShowTheTokenEncodedTheWayTheServerEchoesIt() async throws {
+        let token = "tok&en+/x=1 abc"
+        let mock = MockTransport { _ in
+            .text(#"{"auth":"Bearer tok\u0026en\u002B/x=1 abc","url":"/x?t=tok%26en%2B/x%3D1%20abc"}"#, status: 403)
+        }
+        var config = APIClient.Configuration()
+        config.authenticator = TokenAuthenticator(token: token) { "other" }
+        let error = await #expect(throws: APIError.self) { try await makeClient(mock, configuration: config).send(Get<String>(path: "/x")) }
+        let failure = try #require(error)
+        for text in [String(describing: failure), failure.bodyExcerpt() ?? ""] {
+            for leaked in ["tok\\u0026en", "tok%26en", "abc"] { #expect(!text.contains(leaked), "\(text)") }
+        }
+        #expect(failure.bodyExcerpt()?.contains(#""auth":"<redacted>""#) == true, "\(failure.bodyExcerpt() ?? "")")
+    }
+
     @Test func userAndPasswordInTheURLAreRedacted() async throws {
         let mock = MockTransport(fallback: .status(500))
         let error = await #expect(throws: APIError.self) {

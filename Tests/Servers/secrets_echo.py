@@ -4,7 +4,8 @@
 Each endpoint hands a value back to Courier in one of the shapes a secret can take on its
 way into an output: echoed headers and bodies (UTF-8 or ASCII-only JSON), a cookie the
 client never declared, a `Location` header, a body where the value sits at a chosen byte
-offset, and Unicode-altered copies (NFD, a trailing combining mark).
+offset, and Unicode-altered copies (NFD, a trailing combining mark); and echoes re-encoded the
+way other servers write them (werkzeug/Flask, Go, .NET) and in a matrix of encodings.
 
 Start-up contract: Demo/loopback.py (see Tests/Servers/README.md).
 """
@@ -19,16 +20,40 @@ import sys
 import threading
 import unicodedata
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Demo"))
 from loopback import remove_stale, serve  # noqa: E402  (the shared start-up contract)
+# The encodings the leak search looks for are the ones these echoes write.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
+from secret_forms import dotnet_json_string, go_json_string, matrix_variants  # noqa: E402
 
 MAX_BODY = 16 * 1024 * 1024
 MAX_SIZE = 1024 * 1024
 
 _stash: dict[str, str] = {}
 _stash_lock = threading.Lock()
+
+
+def json_leaves(value, path="json"):
+    """Every string leaf of a JSON value, with a dotted path."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from json_leaves(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from json_leaves(item, f"{path}[{index}]")
+    elif isinstance(value, str):
+        yield path, value
+
+
+def styled_json(value, string) -> str:
+    """`value` (dicts, lists, strings) as JSON whose strings are written by `string`."""
+    if isinstance(value, dict):
+        return "{" + ",".join(f'"{string(k)}":{styled_json(v, string)}' for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(styled_json(v, string) for v in value) + "]"
+    return '"' + string(value) + '"'
 
 
 def parsed_json(body: bytes):
@@ -118,6 +143,10 @@ class Handler(BaseHTTPRequestHandler):
             "/stash/cookie": self.stash_cookie,
             "/reflect": self.reflect,
             "/location": self.location,
+            "/echo-style/werkzeug": self.echo_werkzeug,
+            "/echo-style/go": lambda body: self.echo_styled(body, go_json_string),
+            "/echo-style/dotnet": lambda body: self.echo_styled(body, dotnet_json_string),
+            "/echo-matrix": self.echo_matrix,
             "/health": lambda body: self.send_json(200, {"status": "ok"}),
         }
         # `/echo/<anything>`: a value in the path is echoed too.
@@ -188,6 +217,54 @@ class Handler(BaseHTTPRequestHandler):
         out = b"." * offset + encoded
         out += b"." * max(0, size - len(out))
         self.send(200, out, "text/plain; charset=utf-8")
+
+    def received(self, body: bytes) -> dict:
+        """What the request carried, decoded: query, form or JSON body leaves (or the body as
+        text), and headers."""
+        values = {"query": {k: v[0] for k, v in self.query().items()}, "body": {}, "headers": {}}
+        content_type = self.headers.get("Content-Type", "")
+        text = body.decode("utf-8", errors="replace")
+        if content_type.startswith("application/x-www-form-urlencoded"):
+            values["body"] = {k: v[0] for k, v in parse_qs(text, keep_blank_values=True).items()}
+        elif parsed_json(body) is not None:
+            values["body"] = dict(json_leaves(parsed_json(body)))
+        elif text:
+            values["body"] = {"text": text}
+        values["headers"] = {name: self.utf8(value) for name, value in self.headers.items()}
+        return values
+
+    def echo_werkzeug(self, body: bytes):
+        """`ANY /echo-style/werkzeug`: the request as a Flask app echoes it: `url` as werkzeug
+        re-quotes it (`/ : @` kept, the space and `& = +` encoded), and the values re-quoted
+        the same way, in ASCII-only JSON."""
+        values = self.received(body)
+        requote = lambda text: quote(text, safe="/:@")  # noqa: E731
+        query = "&".join(f"{requote(k)}={requote(v)}" for k, v in values["query"].items())
+        url = f"http://{self.headers.get('Host', '')}{requote(urlsplit(self.path).path)}" + (f"?{query}" if query else "")
+        self.send_json(200, {
+            "url": url,
+            "args": {k: requote(v) for k, v in values["query"].items()},
+            "form": {k: requote(v) for k, v in values["body"].items()},
+            "headers": {k: requote(v) for k, v in values["headers"].items()},
+        }, ascii_only=True)
+
+    def echo_styled(self, body: bytes, string):
+        """`ANY /echo-style/go|dotnet`: the request's values as JSON written the way Go's
+        encoding/json (`\\u0026`, `\\u003c`, `\\u003e`) or .NET's System.Text.Json (also `\\u0027`,
+        `\\u002B`, `\\u0022`, non-ASCII, upper-case hex) write it by default."""
+        self.send(200, styled_json(self.received(body), string).encode(), "application/json; charset=utf-8")
+
+    def echo_matrix(self, body: bytes):
+        """`POST /echo-matrix?part=N&size=S`: the body (a secret) re-encoded in the variants
+        N·S to N·S+S−1 of the encoding matrix (Tests/Support/secret_forms.py), one per line,
+        `text/plain`; 416 past the last."""
+        variants = [text for _, text in matrix_variants(body.decode("utf-8"))]
+        size = max(1, int(self.param("size", "10")))
+        part = int(self.param("part", "0"))
+        chosen = variants[part * size:(part + 1) * size]
+        if not chosen:
+            return self.send_json(416, {"variants": len(variants)})
+        self.send(200, "\n".join(chosen).encode(), "text/plain; charset=utf-8", headers=[("X-Variants", str(len(variants)))])
 
     def location(self, body: bytes):
         """`ANY /location?...`: `302` to `/echo?<the same raw query>` (the value echoed in `Location`)."""

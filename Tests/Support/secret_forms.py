@@ -14,6 +14,10 @@ MIN_FORM_BYTES long (shorter ones would match by chance), plus the first PREFIX_
 every form (a cut output may show only the beginning of a secret). Forms are deduplicated;
 the first form name that produced a value wins.
 
+Besides the encoders' forms, the echo styles of issue 21 (werkzeug's re-quoted URL, Go's and
+.NET's default JSON) and the encoding matrix (each character class left as is or encoded, in
+each encoding and mix); Tests/Servers/secrets_echo.py writes the same ones back.
+
 Standard library only; used by Tests/IntegrationTests/Secrets/CanaryTests.swift.
 """
 
@@ -137,6 +141,100 @@ def shell_variants(s: str):
     yield "shell-double", '"' + "".join("\\" + c if c in '"\\$`' else c for c in s) + '"'
 
 
+# MARK: - Echo styles and the encoding matrix (issue 21)
+
+def werkzeug_variants(s: str):
+    """A URL as werkzeug/Flask re-quote it (`request.url`): `/ : @` kept, the rest of
+    RFC 3986's reserved characters, the space and non-ASCII percent-encoded."""
+    quoted = quote(s, safe="/:@")
+    yield "werkzeug-url", quoted
+    yield "werkzeug-url-lowerhex", lower_hex_escapes(quoted, "%")
+
+
+def go_json_string(s: str) -> str:
+    """A string as Go's encoding/json writes it by default: HTML-safe (`<`, `>`, `&` as
+    `\\u003c`…, lower-case hex), U+2028/U+2029 escaped, other non-ASCII as is."""
+    out = json.dumps(s, ensure_ascii=False)[1:-1]
+    for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
+                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        out = out.replace(char, escape)
+    return out
+
+
+def dotnet_json_string(s: str) -> str:
+    """A string as .NET's System.Text.Json writes it by default (JavaScriptEncoder.Default):
+    HTML-sensitive characters (`< > & ' " +` and the backquote) and everything beyond ASCII as
+    `\\uXXXX` with upper-case hex; `\\n`, `\\r`, `\\t`, `\\b`, `\\f`, `\\\\` as short escapes."""
+    short = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f", "\\": "\\\\"}
+    out = []
+    for char in s:
+        if char in short:
+            out.append(short[char])
+        elif char in "<>&'\"+`" or ord(char) < 0x20 or ord(char) > 0x7E:
+            units = char.encode("utf-16-be")
+            out.extend("\\u%02X%02X" % (units[i], units[i + 1]) for i in range(0, len(units), 2))
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def style_variants(s: str):
+    yield from werkzeug_variants(s)
+    yield "go-json", go_json_string(s)
+    yield "dotnet-json", dotnet_json_string(s)
+
+
+# Character classes the matrix encodes independently (a character in two classes, `&`, is
+# encoded when either is).
+MATRIX_CLASSES = {
+    "unreserved": lambda c: c.isascii() and (c.isalnum() or c in "-._~"),
+    "gen-delims": lambda c: c in "/:@",
+    "sub-delims": lambda c: c in "&=+;",
+    "space": lambda c: c == " ",
+    "quotes": lambda c: c in "\"'",
+    "markup": lambda c: c in "<>&",
+    "non-ascii": lambda c: ord(c) > 127,
+}
+
+
+def _percent(char: str, upper: bool) -> str:
+    return "".join(("%%%02X" if upper else "%%%02x") % byte for byte in char.encode())
+
+
+def _json_u(char: str, upper: bool) -> str:
+    units = char.encode("utf-16-be")
+    return "".join(("\\u%02X%02X" if upper else "\\u%02x%02x") % (units[i], units[i + 1]) for i in range(0, len(units), 2))
+
+
+MATRIX_ENCODINGS = {
+    "percent": lambda c, i: _percent(c, True),
+    "percent-lowerhex": lambda c, i: _percent(c, False),
+    "form-plus": lambda c, i: "+" if c == " " else _percent(c, True),
+    "json-u-lower": lambda c, i: _json_u(c, False),
+    "json-u-upper": lambda c, i: _json_u(c, True),
+    "html-decimal": lambda c, i: f"&#{ord(c)};",
+    "html-hex": lambda c, i: f"&#x{ord(c):x};",
+    "percent-json-mix": lambda c, i: (_percent(c, True), _json_u(c, False), _percent(c, False), _json_u(c, True))[i % 4],
+}
+
+
+def matrix_subsets():
+    """Each class alone, all of them, and all but each one."""
+    names = list(MATRIX_CLASSES)
+    yield from ((name,) for name in names)
+    yield tuple(names)
+    yield from (tuple(n for n in names if n != left_out) for left_out in names)
+
+
+def matrix_variants(s: str):
+    """`s` with the characters of each subset of classes encoded, in each encoding."""
+    for encoding, encode in MATRIX_ENCODINGS.items():
+        for subset in matrix_subsets():
+            tests = [MATRIX_CLASSES[name] for name in subset]
+            text = "".join(encode(c, i) if any(t(c) for t in tests) else c for i, c in enumerate(s))
+            yield f"matrix-{encoding}-{'+'.join(subset)}", text
+
+
 def forms_of(s: str, user: str | None):
     for norm in ("NFC", "NFD"):
         t = unicodedata.normalize(norm, s)
@@ -154,6 +252,8 @@ def forms_of(s: str, user: str | None):
         yield "hex" + tag, binascii.hexlify(raw).decode()
         yield "hex-upper" + tag, binascii.hexlify(raw).decode().upper()
     yield "plain-as-given", s
+    yield from style_variants(s)
+    yield from matrix_variants(s)
 
 
 def main() -> int:

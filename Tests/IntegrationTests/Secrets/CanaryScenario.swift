@@ -62,7 +62,7 @@ extension CanaryScenario {
     }
 
     static let all: [CanaryScenario] = structured + cookieJar + urlCredentials + percentEncoding + jsonEscaping
-        + cuts + unicode + names + errors + guards + curl + multiline
+        + cuts + unicode + names + errors + guards + curl + multiline + echoStyles + encodingMatrix
 
     // MARK: - 1. Structured secrets
 
