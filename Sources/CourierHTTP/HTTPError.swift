@@ -184,7 +184,7 @@ extension HTTPError {
     init(curlCode code: CURLcode, detail: String, url: String, options: HTTPRequestOptions,
          context: CurlFailureContext = CurlFailureContext()) {
         let name = String(cString: courier_easy_strerror(code))
-        let message = detail.isEmpty ? name.lowercased() : detail
+        var message = detail.isEmpty ? name.lowercased() : detail
         let host = Self.host(of: url)
         let hostName = Self.hostName(of: host)
         let tls = options.tls
@@ -246,12 +246,15 @@ extension HTTPError {
             hint = constant("a URL needs a scheme and a host, like http://127.0.0.1:8080/path")
         case CURLE_OUT_OF_MEMORY where context.connected:
             // libcurl refuses a header line above CURL_MAX_HTTP_HEADER (100 KB) with
-            // "out of memory" ("Avoided giant realloc for header"); memory is fine.
+            // "out of memory" ("Avoided giant realloc for header"); memory is fine, and the
+            // message says what happened instead.
             kind = .headerTooLarge
+            message = "the response has a header line over 100 KB, more than libcurl accepts"
             hint = constant(Self.headerTooLargeHint(host: host))
         case CURLE_RECV_ERROR where message.contains("Too large response headers"):
             // libcurl 7.88 caps the whole header block at 300 KB (many headers).
             kind = .headerTooLarge
+            message = "the response's headers are over 300 KB in all, more than libcurl accepts"
             hint = constant(Self.headerTooLargeHint(host: host))
         case CURLE_RECV_ERROR where message.contains("chunked-encoding") || message.contains("chunk"):
             kind = .badResponse
@@ -355,7 +358,8 @@ extension HTTPError {
             kind = .transport
         }
         let makeHint = hint
-        self.init(kind: kind, curlCode: Int(code.rawValue), wording: Wording { n in (message, makeHint(n)) },
+        let shownMessage = message
+        self.init(kind: kind, curlCode: Int(code.rawValue), wording: Wording { n in (shownMessage, makeHint(n)) },
                   curlOption: option, path: path)
     }
 

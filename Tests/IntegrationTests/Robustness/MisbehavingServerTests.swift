@@ -105,8 +105,8 @@ struct MisbehavingServerTests {
         Scenario(path: "/bad-chunking", kind: "bad_response", says: "chunked"),
         Scenario(path: "/corrupt-gzip", kind: "bad_response", says: "could not be decoded"),
         Scenario(path: "/gzip-bomb?size=200000000", kind: "response_too_large", says: "larger than 8 MB"),
-        Scenario(path: "/huge-header", kind: "header_too_large", says: "response headers larger than"),
-        Scenario(path: "/many-headers", kind: "header_too_large", says: "response headers larger than"),
+        Scenario(path: "/huge-header", kind: "header_too_large", says: "a header line over 100 KB"),
+        Scenario(path: "/many-headers", kind: "header_too_large", says: "headers are over 300 KB in all"),
         Scenario(path: "/endless", kind: "response_too_large", says: "larger than 8 MB"),
         Scenario(path: "/slow-body", kind: "timeout", says: "did not finish within 1000 ms", timeout: "1s"),
         Scenario(path: "/garbage-status", kind: "bad_response", says: "did not answer in valid HTTP"),
@@ -139,8 +139,8 @@ struct MisbehavingServerTests {
                 "the console should name the cause\n\(result.context)")
         #expect(result.stdout.contains(scenario.says), "expected '\(scenario.says)' in the console\n\(result.context)")
         #expect(!result.allOutput.contains("a URL needs a scheme"), "not an invalid URL\n\(result.context)")
-        #expect(!result.allOutput.lowercased().contains("out of memory") || scenario.kind == "header_too_large",
-                result.context)
+        // libcurl says "out of memory" for a header line over its limit: never shown as the reason.
+        #expect(!result.allOutput.lowercased().contains("out of memory"), result.context)
         // Under AddressSanitizer freed memory waits in its quarantine (256 MB), so the peak
         // says nothing of what courier holds: the bound is checked in every other build.
         #expect(run.peakKiB > 0 && (run.peakKiB < Self.peakBoundKiB || Paths.sanitizer == "address"),
