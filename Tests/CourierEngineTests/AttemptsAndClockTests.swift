@@ -29,6 +29,20 @@ import Testing
         #expect(result.durationMicroseconds == 10_000_000)
     }
 
+    @Test("--dry-run waits out no `delay:`: it sends nothing, so there is nothing to wait for")
+    func dryRunDoesNotSleep() async throws {
+        let clock = ManualClock()
+        var settings = RunSettings()
+        settings.dryRun = true
+        let workflow = try decode("""
+            steps:
+              - { name: later, delay: 5s, request: { url: http://h/a } }
+            """)
+        let result = await engine(FakeTransport(), clock: clock, settings: settings).run([workflow])
+        #expect(clock.sleeps.isEmpty, "slept \(clock.sleeps) in a dry run")
+        #expect(result.workflows.first?.steps.count == 1)
+    }
+
     @Test("a step whose expectation fails commits no capture: the next step (continue_on_failure) does not see it")
     func failedAttemptLeaksNoCapture() async throws {
         let transport = FakeTransport { _ in .success(jsonResponse(200, #"{"token":"leaked-0001"}"#)) }

@@ -43,7 +43,8 @@ package struct Engine: Sendable {
         self.sources = sources
         self.control = control
         self.clock = clock
-        self.sleeper = sleeper
+        // Chosen once, here: a dry run sends nothing, so it waits for nothing either.
+        self.sleeper = settings.dryRun ? NoWaitSleeper() : sleeper
         self.onEvent = onEvent
     }
 

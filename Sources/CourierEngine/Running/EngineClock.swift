@@ -34,6 +34,16 @@ package struct TaskSleeper: Sleeper {
     }
 }
 
+/// The sleeper of a dry run: a `delay:` is a wait for the server, and a dry run has none
+/// to wait for (a 5 s delay made `--dry-run` take 5 s). It still notices cancellation.
+package struct NoWaitSleeper: Sleeper {
+    package init() {}
+
+    package func sleep(for duration: Duration) async throws {
+        try Task.checkCancellation()
+    }
+}
+
 /// A clock for tests: time stands still until someone sleeps on it or calls
 /// ``advance(by:)``; sleeping moves it on by the duration at once.
 ///
