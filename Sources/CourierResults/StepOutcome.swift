@@ -29,6 +29,8 @@ package enum SkipReason {
     package static let failFastCancelled = "cancelled: --fail-fast"
     /// A workflow not started because another failed under `--fail-fast`.
     package static let failFastNotRun = "not run: --fail-fast"
+    /// A valid workflow of a run that did not start because another workflow is invalid.
+    package static let anotherWorkflowInvalid = "not run: another workflow is invalid"
 }
 
 extension StepOutcome: Codable {

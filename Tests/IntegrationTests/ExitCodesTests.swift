@@ -33,3 +33,33 @@ import Testing
         #expect(bad.stderr.contains("--exit-codes takes default or detailed, not 'fancy'"), bad.context)
     }
 }
+
+/// One invalid file stops the run (exit 2, nothing sent), but the reports still list every
+/// valid workflow that would have run, its steps skipped, so CI's test history keeps them.
+@Suite(.testServer) struct InvalidRunReportTests {
+    @Test("the valid workflows of an invalid run are in JUnit and JSON as skipped: 'not run: another workflow is invalid'")
+    func validWorkflowsAreListed() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("good.yaml", """
+            name: good
+            steps:
+              - name: health
+                request: { url: "{{ base_url }}/health" }
+              - name: echo
+                request: { url: "{{ base_url }}/echo" }
+            """)
+        try workspace.write("bad.yaml", "name: bad\nsteps:\n  - request: { url: /x }\n    expct: { status: 200 }\n")
+        let result = try await Courier.run(files: ["good.yaml", "bad.yaml"], workspace: workspace, server: server,
+                                           extra: ["--junit", "junit.xml"])
+        #expect(result.status == 2, result.context)
+        let junit = try await JUnitReport.load(workspace.url.appendingPathComponent("junit.xml"))
+        #expect(junit.testCase("validate")?.error?.type == "invalid_workflow")
+        for name in ["health", "echo"] {
+            let testCase = try #require(junit.testCase(name), "\(name) is missing from the JUnit report")
+            #expect(testCase.skipped && testCase.skippedMessage == "not run: another workflow is invalid")
+        }
+        let steps = result.jsonReport?.steps ?? []
+        #expect(steps.filter { $0["outcome"]?["reason"]?.stringValue == "not run: another workflow is invalid" }.count == 2)
+    }
+}

@@ -56,9 +56,11 @@ struct InvalidWorkflowTests {
         let after = try server.getJSON("/auth/stats")["login"] as? Int
         #expect(before != nil && after == before, "POST /auth/login was sent: login counter \(String(describing: before)) → \(String(describing: after))")
 
-        // CI still gets a report: the invalid file as one errored test case, schema-valid.
+        // CI still gets a report: the invalid file as one errored test case, schema-valid, and
+        // the valid workflow's steps as skipped (its test history goes on).
         let report = try await JUnitReport.load(workspace.url.appendingPathComponent("junit.xml"))
-        #expect(report.suites.map(\.name) == ["invalid.yaml"])
+        #expect(report.suites.map(\.name) == ["invalid.yaml", "valid login"])
+        #expect(report.suite("valid login")?.cases.allSatisfy { $0.skipped && $0.skippedMessage == "not run: another workflow is invalid" } == true)
         let validate = try #require(report.testCase("validate"))
         #expect(validate.error?.type == "invalid_workflow")
         #expect(validate.error?.text.contains("did you mean 'headers'?") == true, "\(String(describing: validate.error))")

@@ -116,6 +116,27 @@ package struct Engine: Sendable {
                          interruption: interruption)
     }
 
+    /// Each workflow's steps as skipped with `reason`, named as a run would name them, for the
+    /// reports of a run that never started (another workflow is invalid): CI keeps each test
+    /// case's history instead of seeing the suite vanish. Sends nothing, emits no event.
+    package static func notRun(_ workflows: [Workflow], reason: String, settings: RunSettings) -> [WorkflowResult] {
+        let engine = Engine(transport: NothingSent(), settings: settings)
+        let clock = RunClock(clock: engine.clock)
+        engine.control.runStarted(at: clock.startedAt)
+        return workflows.indices.map { index in
+            engine.announce(workflows[index], index: index)
+            return WorkflowRunner(workflow: workflows[index], index: index, engine: engine, clock: clock, stop: RunStop())
+                .reportNotRun(reason: reason)
+        }
+    }
+
+    /// The transport of ``notRun(_:reason:settings:)``, which runs nothing.
+    private struct NothingSent: HTTPTransport {
+        func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+            throw HTTPError(kind: .cancelled, message: "nothing is sent: the run did not start")
+        }
+    }
+
     /// Tells the control and the event stream that a workflow starts.
     private func announce(_ workflow: Workflow, index: Int) {
         control.workflowStarted(index, WorkflowResult(file: workflow.file, name: workflow.name,

@@ -108,7 +108,14 @@ enum RunCommand {
             // CI still gets its report: the invalid files, each as a failed test.
             // A slice reports the invalid files that fall in it, so the slices' reports merge.
             let reported = shard.map { $0.diagnosticsInSlice(diagnostics, found: found) } ?? diagnostics
-            for failure in reports.write(invalidRun(files: files, diagnostics: reported, sources: sources)) {
+            var run = invalidRun(files: files, diagnostics: reported, sources: sources)
+            // The valid workflows that would have run are listed, their steps skipped, so CI's
+            // test history keeps them (one invalid file used to leave a single `validate` case).
+            let invalidFiles = Set(diagnostics.filter { $0.severity == .error }.compactMap(\.range?.file))
+            let valid = selected.filter { !invalidFiles.contains($0.file) }
+            run.workflows += Engine.notRun(shard.map { $0.slice(valid, found: found) } ?? valid,
+                                           reason: SkipReason.anotherWorkflowInvalid, settings: settings)
+            for failure in reports.write(run) {
                 Output.err("error: \(failure)\n")
             }
             return ExitCode.invalid
