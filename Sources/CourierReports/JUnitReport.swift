@@ -102,7 +102,8 @@ package enum JUnitReport {
                 let header = step.attempts.count > 1
                     ? "--- attempt \(index + 1) of \(step.attempts.count) (\(seconds(attempt.durationMicroseconds)) s)\n" : ""
                 let retry = attempt.retry.map { "\n* \($0.message)" } ?? ""
-                return header + Transcript.render(attempt, policy: policy) + retry
+                let stopped = attempt.stopped.map { "\n* \($0)" } ?? ""
+                return header + Transcript.render(attempt, policy: policy) + retry + stopped
             }
             // `--curl`: the command reproducing the deciding attempt, of failed steps only.
             if step.outcome.isProblem, let curl = step.attempts.last?.curl { transcripts.append(curl) }

@@ -24,6 +24,9 @@ package struct Attempt: Sendable, Codable, Equatable {
     /// With `--curl`: a `curl` command reproducing the request, secrets as shell
     /// variables (`$COURIER_SECRET_TOKEN`) named on a `# export` line before it.
     package var curl: String?
+    /// Why no attempt followed this one although the budget allowed more: `abort_if` held
+    /// (``AttemptRetry/abortIfHeld``). Nil when the budget ran out or nothing was retried.
+    package var stopped: String? = nil
 
     /// The expectations and captures that did not hold.
     package var failures: [ExpectationResult] { expectations.filter(\.failed) }

@@ -42,3 +42,9 @@ package struct AttemptRetry: Sendable, Codable, Equatable {
         return String(format: "%.1f s", Double(microseconds) / 1_000_000)
     }
 }
+
+extension AttemptRetry {
+    /// An attempt's ``Attempt/stopped`` when `retry.abort_if` held: polling stopped there,
+    /// not because the attempts ran out. Every report says it with the attempt.
+    package static let abortIfHeld = "abort_if held: stopped polling"
+}

@@ -180,6 +180,8 @@ import Testing
             """, transport, clock: clock)
         let step = try #require(result.steps.first)
         #expect(step.attempts.count == 2)
+        // The last attempt says why polling stopped before the budget of 30 ran out.
+        #expect(step.attempts.map(\.stopped) == [nil, AttemptRetry.abortIfHeld])
         #expect(clock.sleeps == [.seconds(1)])
         #expect(step.outcome.failures.map(\.subject).contains("json $.state"))
         #expect(!transport.requests.contains { $0.url.contains("never") })

@@ -122,10 +122,18 @@ struct RetryTests {
               - name: uses the capture
                 request: { url: "{{ base_url }}/echo?state={{ state }}" }
             """)
-        let result = try await Courier.run(files: ["job.yaml"], workspace: workspace, server: server)
+        let result = try await Courier.run(files: ["job.yaml"], workspace: workspace, server: server,
+                                           extra: ["--junit", "junit.xml", "--html", "report.html"])
         #expect(result.status == 1, result.context)
         #expect(try server.getJSON("/jobs/\(key)")["polls"] as? Int == 3, "two polls, then this one")
         #expect(result.stdout.line(containing: "FAIL", "wait for the job", "2 attempts") != nil, result.context)
+        // Every report says polling stopped on abort_if, not because the 30 attempts ran out.
+        #expect(result.stdout.contains("* abort_if held: stopped polling"), result.context)
+        let junit = try await JUnitReport.load(workspace.url.appendingPathComponent("junit.xml"))
+        #expect(junit.testCase("wait for the job")?.systemOut?.contains("* abort_if held: stopped polling") == true)
+        #expect(try workspace.read("report.html").contains("abort_if held: stopped polling"))
+        let attempts = result.jsonReport?.step("wait for the job")?["attempts"]?.arrayValue ?? []
+        #expect(attempts.last?["stopped"]?.stringValue == "abort_if held: stopped polling")
         #expect(result.stdout.line(containing: "ERROR", "uses the capture", "template") != nil, "the failed step's capture leaked\n\(result.context)")
     }
 

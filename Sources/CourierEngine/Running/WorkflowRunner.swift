@@ -521,6 +521,8 @@ final class WorkflowRunner {
             }
             let counted = attemptCount + 1 - (refresh?.spent == true ? 1 : 0)
             guard case .again(let next) = policy.decide(after: deciding, number: counted) else {
+                // Said with the attempt: otherwise "attempt 4 of 4" reads as a budget run out.
+                if deciding.abortMatched && !deciding.succeeded { deciding.record?.stopped = AttemptRetry.abortIfHeld }
                 attemptRecorded(&deciding)
                 break
             }

@@ -11,6 +11,9 @@ extension HTMLReport {
         if let retry = attempt.retry {
             html += "<div class=\"retry\">\(context.text(retry.message))</div>"
         }
+        if let stopped = attempt.stopped {
+            html += "<div class=\"retry\">\(context.text(stopped))</div>"
+        }
         html += "\n<pre>\(context.text(request(attempt.request, bodyLimit: bodyLimit, context)))</pre>\n"
         for hop in attempt.redirects {
             html += "<div class=\"hop\">redirect \(hop.status) from \(context.text(hop.url))</div>"
