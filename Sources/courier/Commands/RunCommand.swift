@@ -6,6 +6,7 @@ import CourierReports
 import CourierResults
 import CourierWorkflow
 import Foundation
+import Synchronization
 
 /// `courier run [PATH...]`: validate everything, run, report, exit with the outcome.
 enum RunCommand {
@@ -182,16 +183,22 @@ enum RunCommand {
         engine.executors = engineExecutors
         if engineExecutors.isEmpty { engine.heavyWorkExecutor = globalConcurrentExecutor }
         let runExecutor: any TaskExecutor = engineExecutors.first ?? client.taskExecutor
-        let runTask = Task(executorPreference: runExecutor) { [engine] in await engine.run(workflows) }
+        // Signals are handled before the run starts: installed after it, a SIGTERM that came
+        // while the main thread had not got there yet (a loaded CI machine) was ignored and the
+        // run went on to the end. One that comes before the task exists cancels it at once.
+        let running = Mutex<Task<RunResult, Never>?>(nil)
         let signals = StopSignals.install(
             first: { interruption in
                 control.interrupt(interruption)
-                runTask.cancel()
+                running.withLock { $0?.cancel() }
             },
             again: { first in
                 for failure in reports.writeBeforeExit(control.snapshot()) { Output.err("error: \(failure)\n") }
                 _exit(ExitCode.interrupted(by: first.signal ?? SIGINT))
             })
+        let runTask = Task(executorPreference: runExecutor) { [engine] in await engine.run(workflows) }
+        running.withLock { $0 = runTask }
+        if control.interruption != nil { runTask.cancel() }
         let result = await runTask.value
         // libcurl is released before the process exits, never by a driver thread racing exit().
         await client.shutdown()
