@@ -6,7 +6,7 @@
 #
 #   Benchmarks/run.sh             the full run (~5 minutes on 2 cores)
 #   QUICK=1 Benchmarks/run.sh     fewer rounds, for trying it out (the bounds still apply)
-#   ROUNDS=N                      samples per row (default 5, QUICK 2)
+#   ROUNDS=N                      samples per row (default 9, QUICK 3): the machine is noisy
 #
 # It builds the release binaries once, installs missing Debian packages
 # (Scripts/install-deps.sh --bench), puts Tavern and gabbi in a throw-away venv under its
@@ -21,7 +21,7 @@ root=$PWD
 export PATH=$PATH:/opt/swift/usr/bin
 
 quick=${QUICK:-0}
-if [ "$quick" = 1 ]; then rounds=${ROUNDS:-2}; hf_runs=15; else rounds=${ROUNDS:-5}; hf_runs=40; fi
+if [ "$quick" = 1 ]; then rounds=${ROUNDS:-3}; hf_runs=15; else rounds=${ROUNDS:-9}; hf_runs=20; fi
 # Pinned, so that a ratio moves only when Courier does.
 python_tools=(tavern==3.7.1 gabbi==4.2.3 pytest==8.4.2)
 
