@@ -174,11 +174,13 @@ hyperfine_batch() {
 echo "bench: one request, start-up"
 "$courier" run -q "$work/one.yaml" > "$out/logs/one.log" 2>&1 || echo "one: the 1-step workflow failed (see .build/bench/logs/one.log)" >> "$failures"
 for _ in $(seq 1 "$rounds"); do
-    read -r c k < <(hyperfine_batch "$courier run -q $work/one.yaml" "curl -s -o /dev/null $base/hello.json")
+    read -r c k < <(hyperfine_batch "$courier run -q $work/one.yaml" "curl -s -o /dev/null $base/hello.json") || {
+        echo "one: hyperfine failed (see .build/bench/logs/hyperfine.log)" >> "$failures"; break; }
     row one.ratio "$(awk -v c="$c" -v k="$k" 'BEGIN { printf "%.3f", c / k }')" x >> "$rows"
     row one.courier "$(awk -v c="$c" 'BEGIN { printf "%.2f", c * 1000 }')" ms >> "$rows"
     row one.curl "$(awk -v k="$k" 'BEGIN { printf "%.2f", k * 1000 }')" ms >> "$rows"
-    read -r v < <(hyperfine_batch "$courier --version")
+    read -r v < <(hyperfine_batch "$courier --version") || {
+        echo "startup: hyperfine failed (see .build/bench/logs/hyperfine.log)" >> "$failures"; break; }
     row startup.time "$(awk -v v="$v" 'BEGIN { printf "%.2f", v * 1000 }')" ms >> "$rows"
 done
 
