@@ -222,7 +222,7 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
     echo "cpu	$(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
     echo "memory	$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
     echo "load	$load_start at the start, $load_timed when the timed rows began, $load_end at the end (1/5/15 min)"
-    echo "duration	$(( $(date +%s) - t_start )) s"
+    echo "duration	$(( $(date +%s) - t_start )) s (the release build included)"
     echo "versions	$("$courier" --version | head -1); $(curl --version | head -1 | cut -d' ' -f1-2); $(nginx -v 2>&1 | sed 's/.*: //'); ${python_tools[*]}; $(python3 --version)"
 } > "$out/machine.tsv"
 status=0
