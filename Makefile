@@ -59,9 +59,11 @@ sanitize: deps venv corpora
 guard: deps
 	@Benchmarks/guard.sh
 
+# Every benchmark in one run and one table (Benchmarks/run.sh): builds release, installs the
+# bench packages and a throw-away venv (Tavern, gabbi), starts its own nginx; fails when a ratio
+# is past its bound in Benchmarks/floors.tsv. QUICK=1 for fewer rounds. ~5 minutes.
 bench: deps
-	@Scripts/install-deps.sh --bench
-	@Benchmarks/http/bench.sh
+	@Benchmarks/run.sh
 
 clean:
 	rm -rf .build reports .venv

@@ -7,6 +7,7 @@
 #   Benchmarks/download/bench.sh [scratch-path]     (default .build; DOWNLOAD_BYTES to change the size)
 #
 # Needs nginx, GNU time (Debian package `time`) and about 1 GiB free in $TMPDIR.
+# BENCH_ROWS=1 adds `ROW` lines for Benchmarks/run.sh (Benchmarks/rows.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 scratch=${1:-.build}
@@ -14,8 +15,9 @@ size=${DOWNLOAD_BYTES:-1073741824}
 
 [ -x /usr/bin/time ] || { echo "bench.sh: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
 . Benchmarks/serve-www.sh
-swift build -c release --scratch-path "$scratch" --product courier-download-bench >/dev/null
-bench="$scratch/release/courier-download-bench"
+. Benchmarks/rows.sh
+[ -n "${BENCH_BIN_DIR:-}" ] || swift build -c release --scratch-path "$scratch" --product courier-download-bench >/dev/null
+bench="${BENCH_BIN_DIR:-$scratch/release}/courier-download-bench"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/courier-download-bench.XXXXXX")
 trap 'stop_www "$work"; rm -rf "$work"' EXIT
@@ -30,5 +32,8 @@ written=$(stat -c %s "$work/out.bin"); rm -f "$work/out.bin"
 read -r rss seconds < "$work/courier.time"
 read -r curl_rss curl_seconds < "$work/curl.time"
 echo "$(( size / 1048576 )) MiB to a file: courier-download-bench $seconds s, peak RSS $(( rss / 1024 )) MB ($(cat "$work/courier.out")); curl -o $curl_seconds s, peak RSS $(( curl_rss / 1024 )) MB"
+row download.rss "$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')" MB
+row download.courier "$seconds" s
+row download.curl "$curl_seconds" s
 [ "$written" -eq "$size" ] || { echo "FAIL: $written bytes written, expected $size" >&2; exit 1; }
 if [ "$rss" -lt $(( 50 * 1024 )) ]; then echo "peak RSS target (< 50 MB): OK"; else echo "peak RSS target (< 50 MB): ABOVE TARGET"; exit 1; fi

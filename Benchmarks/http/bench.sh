@@ -5,15 +5,19 @@
 # `courier --version`. Targets: ratio >= 0.85 (issue 11), start-up median < 15 ms.
 #
 #   Benchmarks/http/bench.sh [STEPS] [ROUNDS]
+#
+# BENCH_ROWS=1 adds `ROW` lines for Benchmarks/run.sh (Benchmarks/rows.sh): each round's ratio
+# and times, and the peak RSS of the courier run (GNU time, one extra run a round).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 steps=${1:-2000}
 rounds=${2:-5}
 
 . Benchmarks/serve-www.sh
+. Benchmarks/rows.sh
 
-swift build -c release --static-swift-stdlib >/dev/null
-courier=.build/release/courier
+[ -n "${BENCH_BIN_DIR:-}" ] || swift build -c release --static-swift-stdlib >/dev/null
+courier=${BENCH_BIN_DIR:-.build/release}/courier
 
 work=$(mktemp -d)
 trap 'stop_www "$work"; rm -rf "$work"' EXIT
@@ -46,6 +50,13 @@ for _ in $(seq 1 "$rounds"); do
   courier_ns+=($((t1 - t0)))
   t0=$(now); curl -s -K "$work/curl.cfg"; t1=$(now)
   curl_ns+=($((t1 - t0)))
+  if [ -n "${BENCH_ROWS:-}" ]; then
+    row http.seq.ratio "$(awk -v a="${courier_ns[-1]}" -v b="${curl_ns[-1]}" 'BEGIN { printf "%.3f", b / a }')" x
+    row http.seq.courier "$(awk -v a="${courier_ns[-1]}" 'BEGIN { printf "%.1f", a / 1e6 }')" ms
+    row http.seq.curl "$(awk -v b="${curl_ns[-1]}" 'BEGIN { printf "%.1f", b / 1e6 }')" ms
+    /usr/bin/time -f %M -o "$work/rss" "$courier" run -q "$work/bench.yaml" >/dev/null
+    row http.seq.rss "$(awk '{ printf "%.1f", $1 / 1024 }' "$work/rss")" MB
+  fi
 done
 courier_med=$(printf '%s\n' "${courier_ns[@]}" | median)
 curl_med=$(printf '%s\n' "${curl_ns[@]}" | median)

@@ -10,6 +10,7 @@
 #   Benchmarks/library/bench.sh [STEPS] [ROUNDS]     (DOWNLOAD_BYTES to change the download size, 0 skips it)
 #
 # Needs nginx, GNU time (Debian package `time`) and about 1 GiB free in $TMPDIR.
+# BENCH_ROWS=1 adds `ROW` lines for Benchmarks/run.sh (Benchmarks/rows.sh): each round's ratio.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 steps=${1:-2000}
@@ -17,12 +18,13 @@ rounds=${2:-5}
 size=${DOWNLOAD_BYTES:-1073741824}
 
 . Benchmarks/serve-www.sh
+. Benchmarks/rows.sh
 [ -x /usr/bin/time ] || { echo "bench.sh: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
 
 # One release build makes both executables.
-swift build -c release --static-swift-stdlib >/dev/null
-courier=.build/release/courier
-bench=.build/release/courier-library-bench
+[ -n "${BENCH_BIN_DIR:-}" ] || swift build -c release --static-swift-stdlib >/dev/null
+courier=${BENCH_BIN_DIR:-.build/release}/courier
+bench=${BENCH_BIN_DIR:-.build/release}/courier-library-bench
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/courier-library-bench.XXXXXX")
 trap 'stop_www "$work"; rm -rf "$work"' EXIT
@@ -55,6 +57,7 @@ for _ in $(seq 1 "$rounds"); do
   library_ns+=($((t1 - t0)))
   t0=$(now); "$courier" run -q "$work/bench.yaml" >/dev/null; t1=$(now)
   runner_ns+=($((t1 - t0)))
+  row library.ratio "$(awk -v a="${library_ns[-1]}" -v b="${runner_ns[-1]}" 'BEGIN { printf "%.3f", a / b }')" x
 done
 library_med=$(printf '%s\n' "${library_ns[@]}" | median)
 runner_med=$(printf '%s\n' "${runner_ns[@]}" | median)
@@ -74,5 +77,6 @@ PY
 written=$(stat -c %s "$work/out.bin"); rm -f "$work/out.bin"
 read -r rss seconds < "$work/download.time"
 echo "$(( size / 1048576 )) MiB with APIClient.download(_:to:progress:): $seconds s, peak RSS $(( rss / 1024 )) MB ($(cat "$work/download.out"))"
+row library.download.rss "$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')" MB
 [ "$written" -eq "$size" ] || { echo "FAIL: $written bytes written, expected $size" >&2; exit 1; }
 if [ "$rss" -lt $(( 50 * 1024 )) ]; then echo "peak RSS target (< 50 MB): OK"; else echo "peak RSS target (< 50 MB): ABOVE TARGET"; exit 1; fi

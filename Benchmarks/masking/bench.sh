@@ -8,6 +8,10 @@
 #   SIZE_MB=20 REPEAT=5 SCRATCH_PATH=/tmp/build Benchmarks/masking/bench.sh
 #
 # Exits 1 when a planted secret was not masked.
+#
+# BENCH_ROWS=1 adds `ROW` lines for Benchmarks/run.sh (Benchmarks/rows.sh): each secret count is
+# masked in BENCH_ROUNDS runs (default 3; the first one's output is printed), each run's best
+# throughput a sample, and each reference's throughput.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -15,8 +19,13 @@ SCRATCH_PATH=${SCRATCH_PATH:-.build}
 SIZE_MB=${SIZE_MB:-100}
 REPEAT=${REPEAT:-3}
 
-swift build -c release --scratch-path "$SCRATCH_PATH" --product courier-mask-bench >&2
-BIN="$SCRATCH_PATH/release/courier-mask-bench"
+. Benchmarks/rows.sh
+if [ -n "${BENCH_BIN_DIR:-}" ]; then
+    BIN="$BENCH_BIN_DIR/courier-mask-bench"
+else
+    swift build -c release --scratch-path "$SCRATCH_PATH" --product courier-mask-bench >&2
+    BIN="$SCRATCH_PATH/release/courier-mask-bench"
+fi
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -39,11 +48,16 @@ PY
 
 for secrets in 10 10000; do
     echo "== courier masking, $secrets secrets"
-    "$BIN" "$TEXT" "$secrets" "$REPEAT"
+    if [ -z "${BENCH_ROWS:-}" ]; then "$BIN" "$TEXT" "$secrets" "$REPEAT"; continue; fi
+    for round in $(seq 1 "${BENCH_ROUNDS:-3}"); do
+        "$BIN" "$TEXT" "$secrets" "$REPEAT" > "$WORK/mask.out"
+        [ "$round" = 1 ] && cat "$WORK/mask.out"
+        row "mask.s$secrets" "$(awk '$1 == "mask_mb_per_second" { print $2 }' "$WORK/mask.out")" MB/s
+    done
 done
 
 echo "== references (same text, same run)"
-python3 - "$TEXT" "$REPEAT" <<'PY'
+python3 - "$TEXT" "$REPEAT" <<'PY' | tee "$WORK/references.out"
 import re, sys, time
 data = open(sys.argv[1], "rb").read()
 repeat = int(sys.argv[2])
@@ -67,3 +81,7 @@ pattern = re.compile(b"|".join(re.escape(s) for s in secrets))
 sub = best(lambda: pattern.sub(b"***", data))
 print(f"python_re_sub_10_plain_mb_per_second {mb / sub:.1f}")
 PY
+if [ -n "${BENCH_ROWS:-}" ]; then
+    row mask.copy "$(awk '$1 == "copy_mb_per_second" { print $2 }' "$WORK/references.out")" MB/s
+    row mask.python_re "$(awk '$1 == "python_re_sub_10_plain_mb_per_second" { print $2 }' "$WORK/references.out")" MB/s
+fi

@@ -7,6 +7,8 @@
 #
 #   Benchmarks/upload/bench.sh [scratch-path]     (default /tmp/build-upload; COURIER_BIN skips the build)
 #
+# BENCH_ROWS=1 adds `ROW` lines for Benchmarks/run.sh (Benchmarks/rows.sh; BENCH_BIN_DIR as COURIER_BIN).
+#
 # Needs GNU time (Debian package `time`) and about 1 GiB free in $TMPDIR (the file is sparse).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,6 +20,8 @@ if [ ! -x /usr/bin/time ]; then
     echo "bench.sh: /usr/bin/time is missing (apt-get install time)" >&2
     exit 1
 fi
+. Benchmarks/rows.sh
+[ -n "${BENCH_BIN_DIR:-}" ] && COURIER_BIN=${COURIER_BIN:-$BENCH_BIN_DIR/courier}
 if [ -n "${COURIER_BIN:-}" ]; then
     courier=$COURIER_BIN
 else
@@ -87,15 +91,20 @@ for kind in multipart body_file; do
     fi
     rss_kb=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$work/$kind.time")
     wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { print $2 }' "$work/$kind.time")
-    # The server's JSON answer, as printed by --verbose.
-    reply=$(grep -m1 -E '^\s*\{"(parts|bytes)"' "$work/$kind.out" | sed 's/^ *//')
-    if [ "$kind" = multipart ]; then
-        reported=$("$python" -c 'import json,sys; p=json.loads(sys.argv[1])["parts"][1]; print(p["size"], p["sha256"])' "$reply")
-    else
-        reported=$("$python" -c 'import json,sys; d=json.loads(sys.argv[1]); print(d["bytes"], d["sha256"], "expect_100=%s" % d["expect_100"], "%.1fs" % d["seconds"])' "$reply")
-    fi
+    # The server's JSON answer as --verbose prints it (indented, after the response's headers).
+    reported=$("$python" -c '
+import json, re, sys
+text = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+start = re.search(r"^\s*< HTTP/", text, re.M)
+d, _ = json.JSONDecoder().raw_decode(text[text.index("{", start.end() if start else 0):])
+if sys.argv[2] == "multipart":
+    print(d["parts"][1]["size"], d["parts"][1]["sha256"])
+else:
+    print(d["bytes"], d["sha256"], "expect_100=%s" % d["expect_100"], "%.1fs" % d["seconds"])
+' "$work/$kind.out" "$kind")
     verdict=$([ "$rss_kb" -lt 51200 ] && echo "under 50 MB" || echo "OVER 50 MB")
     printf '%-10s peak RSS %6.1f MB (%s)  wall %s  server: %s\n' "$kind" "$(awk -v k="$rss_kb" 'BEGIN { print k / 1024 }')" "$verdict" "$wall" "$reported"
     [ "$rss_kb" -lt 51200 ] || status=1
+    row "upload.$kind.rss" "$(awk -v k="$rss_kb" 'BEGIN { printf "%.1f", k / 1024 }')" MB
 done
 exit $status

@@ -8,15 +8,23 @@
 # steadier number to compare.
 #
 #   Benchmarks/yaml/bench.sh [scratch-path]     (default /tmp/build-wf)
+#
+# BENCH_ROWS=1 adds `ROW` lines for Benchmarks/run.sh (Benchmarks/rows.sh): BENCH_ROUNDS more
+# runs of the 5 MB file under GNU time, each its wall time, peak RSS and RSS / input size.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 scratch=${1:-/tmp/build-wf}
 data=$(mktemp -d /tmp/courier-yaml-bench.XXXXXX)
 trap 'rm -rf "$data"' EXIT
 
+. Benchmarks/rows.sh
 Benchmarks/yaml/generate.sh "$data"
-swift build -c release --scratch-path "$scratch" >/dev/null
-courier="$scratch/release/courier"
+if [ -n "${BENCH_BIN_DIR:-}" ]; then
+    courier=$BENCH_BIN_DIR/courier
+else
+    swift build -c release --scratch-path "$scratch" >/dev/null
+    courier="$scratch/release/courier"
+fi
 
 # Prints "wall cpu" in milliseconds for one run of the command.
 measure() {
@@ -43,3 +51,15 @@ printf 'files: %s (%s bytes), %s (%s bytes)\n' \
 report "courier --version" "$courier" --version
 report "validate -q bench.yaml (2,000)" "$courier" validate -q "$data/bench.yaml"
 report "validate -q big.yaml (5 MB)" "$courier" validate -q "$data/big.yaml"
+
+if [ -n "${BENCH_ROWS:-}" ]; then
+    input=$(wc -c <"$data/big.yaml")
+    for _ in $(seq 1 "${BENCH_ROUNDS:-5}"); do
+        t0=$(now_ns)
+        /usr/bin/time -f %M -o "$data/rss" "$courier" validate -q "$data/big.yaml" >/dev/null 2>&1
+        t1=$(now_ns)
+        row validate5mb.time "$(awk -v t=$((t1 - t0)) 'BEGIN { printf "%.3f", t / 1e9 }')" s
+        row validate5mb.rss "$(awk '{ printf "%.1f", $1 / 1024 }' "$data/rss")" MB
+        row validate5mb.rss_ratio "$(awk -v n="$input" '{ printf "%.1f", $1 * 1024 / n }' "$data/rss")" x
+    done
+fi
