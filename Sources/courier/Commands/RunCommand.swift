@@ -58,6 +58,27 @@ enum RunCommand {
         """
     }
 
+    /// What a run needs once everything is validated: nothing is sent before this exists.
+    struct Plan {
+        let parsed: ArgumentParser.Parsed
+        let reports: ReportSink
+        let sources: SourceStore
+        let settings: RunSettings
+        let workflows: [Workflow]
+        /// `shard 2/3 (…): 4 of 11 selected workflows`, the console's first line.
+        let shardHeadline: String?
+    }
+
+    /// What the run left for ``finish(_:_:)``: its result, and what is still live until the
+    /// reports are written (a second signal while they are written still quits at once).
+    struct Execution {
+        let result: RunResult
+        let control: RunControl
+        let signals: StopSignals
+    }
+
+    /// `courier run`: ``plan(_:)`` (parse, discover, load, check; an invalid or empty run ends
+    /// there with its reports), ``execute(_:)``, ``finish(_:_:)`` (reports and exit status).
     @MainActor
     static func run(_ arguments: [String]) async throws(UsageError) -> Int32 {
         let parsed = try parser.parse(arguments)
@@ -65,6 +86,23 @@ enum RunCommand {
             Output.out(help)
             return ExitCode.passed
         }
+        switch try plan(parsed) {
+        case .stop(let status):
+            return status
+        case .run(let plan):
+            return finish(plan, await execute(plan))
+        }
+    }
+
+    enum Planned {
+        case run(Plan)
+        /// Nothing to send: the reports are written and this is the exit status.
+        case stop(Int32)
+    }
+
+    /// Everything is validated before anything is sent; libcurl loads meanwhile.
+    @MainActor
+    static func plan(_ parsed: ArgumentParser.Parsed) throws(UsageError) -> Planned {
         if let color = parsed.last("--color"), !["auto", "always", "never"].contains(color) {
             throw UsageError("--color takes auto, always or never, not '\(color)'")
         }
@@ -78,19 +116,16 @@ enum RunCommand {
         let reports = ReportSink(try reportRequests(parsed), secrets: Output.secrets, shard: shard?.recorded,
                                  root: ProjectRoot.find(from: FileManager.default.currentDirectoryPath))
 
-        // 1. Everything is validated before anything is sent; libcurl loads meanwhile.
         HTTPClient.preload()
         let found = try WorkflowDiscovery.find(parsed.positional, exclude: parsed.all("--exclude"))
         let files = found.candidates.map(\.path)
         try ReportDestinations.check(reports.requests, workflowFiles: files)
         let sources = SourceStore()
         let stderrColor = Output.useColor(parsed.last("--color"), fileDescriptor: 2)
-        var loaded = WorkflowLoading.load(found, sources: sources)
+        let loaded = WorkflowLoading.load(found, sources: sources)
         if !parsed.has("--quiet") { Output.err(WorkflowLoading.skippedLines(loaded.skipped)) }
         WorkflowLoading.registerLiteralSecrets(of: loaded.workflows, in: Output.secrets)
         var settings = RunSettings()
-        // One registry for the run: the engine registers, the console and reports mask with it.
-        settings.secrets = Output.secrets
         var diagnostics = loaded.diagnostics
         try configure(&settings, from: parsed, sources: sources, diagnostics: &diagnostics)
         let commandLineNames = Set(settings.commandLineVariables.map(\.name) + settings.fileVariables.map(\.name))
@@ -119,59 +154,60 @@ enum RunCommand {
             for failure in reports.write(run) {
                 Output.err("error: \(failure)\n")
             }
-            return ExitCode.invalid
+            return .stop(ExitCode.invalid)
         }
         WorkflowLoading.report(diagnostics, sources: sources, color: stderrColor)
-        let workflowsFound = loaded.workflows.count
-        loaded.workflows = selected
-        if loaded.workflows.isEmpty {
+        if selected.isEmpty {
             // A run that selects nothing would pass while testing nothing: a usage error, nothing sent.
             let criteria = EmptySelection.Criteria(tags: parsed.all("--tag"), excludedTags: parsed.all("--exclude-tag"),
                                                    filter: parsed.last("--filter"))
-            let message = EmptySelection.message(found: found, skipped: loaded.skipped.count, workflows: workflowsFound, criteria: criteria)
+            let message = EmptySelection.message(found: found, skipped: loaded.skipped.count, workflows: loaded.workflows.count,
+                                                 criteria: criteria)
             Output.err("error: \(message)\n")
             // CI gets its report, saying so in one errored test case.
             for failure in reports.write(invalidRun(files: files, diagnostics: [.error(message, at: nil)], sources: sources,
                                                           stepName: "select workflows")) {
                 Output.err("error: \(failure)\n")
             }
-            return ExitCode.invalid
+            return .stop(ExitCode.invalid)
         }
         // The slice comes after selection: every shard sees the same selected workflows.
+        var workflows = selected
         var shardHeadline: String?
         if let shard {
-            let selectedCount = loaded.workflows.count
-            loaded.workflows = shard.slice(loaded.workflows, found: found)
-            shardHeadline = shard.headline(taken: loaded.workflows.count, of: selectedCount)
+            workflows = shard.slice(selected, found: found)
+            shardHeadline = shard.headline(taken: workflows.count, of: selected.count)
         }
-        if let warning = insecureWarning(settings: settings, workflows: loaded.workflows) {
+        if let warning = insecureWarning(settings: settings, workflows: workflows) {
             Output.err(warning)
         }
+        return .run(Plan(parsed: parsed, reports: reports, sources: sources, settings: settings, workflows: workflows,
+                         shardHeadline: shardHeadline))
+    }
 
-        // 2. Run, streaming progress to the console (standard error when a report takes standard output).
+    /// Runs the plan, streaming progress to the console (standard error when a report takes
+    /// standard output).
+    @MainActor
+    static func execute(_ plan: Plan) async -> Execution {
+        let (parsed, reports, settings, workflows) = (plan.parsed, plan.reports, plan.settings, plan.workflows)
         let consoleOutput = reports.requests.contains(where: \.toStandardOutput) ? Output.standardError : Output.standardOutput
-        if let shardHeadline { consoleOutput.write(shardHeadline) }
+        if let headline = plan.shardHeadline { consoleOutput.write(headline) }
         var consoleOptions = ConsoleReporter.Options()
         consoleOptions.color = Output.useColor(parsed.last("--color"), fileDescriptor: consoleOutput.fileDescriptor)
         consoleOptions.quiet = parsed.has("--quiet")
-        settings.dryRun = parsed.has("--dry-run")
-        // A dry run is there to show the requests.
-        consoleOptions.verbose = parsed.has("--verbose") || settings.dryRun
+        consoleOptions.verbose = settings.recordSentRequests
         consoleOptions.dryRun = settings.dryRun
-        // What -v prints of each request is what went on the wire.
-        settings.recordSentRequests = consoleOptions.verbose
-        settings.curlCommands = parsed.has("--curl")
         // What is running, on a terminal only: a log or a pipe gets the blocks alone.
         consoleOptions.statusLine = !consoleOptions.quiet && isatty(consoleOutput.fileDescriptor) == 1
-        let console = ConsoleReporter(options: consoleOptions, sources: sources, output: consoleOutput)
+        let console = ConsoleReporter(options: consoleOptions, sources: plan.sources, output: consoleOutput)
         let client = HTTPClient()
         // After a signal, the reports of what ran are written as soon as the main steps
         // have stopped: a teardown that then hangs until SIGKILL cannot take them along.
         let control = RunControl(onStepsStopped: { partial in reports.writeInBackground(partial) })
         // One SourceStore for the run: files included at run time are read once, into the
         // store the console renders their diagnostics from.
-        var engine = Engine(transport: PipedBodyTransport(client), settings: settings, sources: sources, control: control, onEvent: { console.handle($0) })
-        let workflows = loaded.workflows
+        var engine = Engine(transport: PipedBodyTransport(client), settings: settings, sources: plan.sources, control: control,
+                            onEvent: { console.handle($0) })
         // Where the engine's code runs. Workflows run at once (--jobs) each get a thread of
         // their own, so one's checks never stall another's transfers. One workflow at a time
         // runs on the thread driving transfers: between its requests no other transfer
@@ -203,27 +239,32 @@ enum RunCommand {
         // libcurl is released before the process exits, never by a driver thread racing exit().
         await client.shutdown()
         console.writeSummary(result)
+        return Execution(result: result, control: control, signals: signals)
+    }
 
-        // 3. Reports: written even when steps failed or the run was interrupted.
+    /// The reports, written even when steps failed or the run was interrupted, and the exit status.
+    @MainActor
+    static func finish(_ plan: Plan, _ execution: Execution) -> Int32 {
+        let result = execution.result
         var status = result.passed ? ExitCode.passed : ExitCode.failed
         // `--exit-codes detailed`: CI can tell "the API is down" (a step errored) from "the API
         // is wrong" (only expectations failed).
-        if status == ExitCode.failed, parsed.last("--exit-codes") == "detailed", result.stepCounts.errored > 0 {
+        if status == ExitCode.failed, plan.parsed.last("--exit-codes") == "detailed", result.stepCounts.errored > 0 {
             status = ExitCode.errored
         }
         // A dry run fails only where a request did not render: the command was wrong, not the API.
-        if settings.dryRun && !result.passed { status = ExitCode.invalid }
-        let failures = reports.write(result)
+        if plan.settings.dryRun && !result.passed { status = ExitCode.invalid }
+        let failures = plan.reports.write(result)
         for failure in failures { Output.err("error: \(failure)\n") }
         if !failures.isEmpty { status = ExitCode.internalError }
-        signals.remove()
+        execution.signals.remove()
         // A signal wins, also one that came after the last step: the caller asked to stop.
-        if let signal = (control.interruption ?? result.interruption)?.signal {
+        if let signal = (execution.control.interruption ?? result.interruption)?.signal {
             status = ExitCode.interrupted(by: signal)
         }
         KeptUntilExit.keep(result)
-        KeptUntilExit.keep(workflows)
-        KeptUntilExit.keep(control)
+        KeptUntilExit.keep(plan.workflows)
+        KeptUntilExit.keep(execution.control)
         return status
     }
 
@@ -283,6 +324,12 @@ enum RunCommand {
             environment.merge(try DotEnv.parse(text, file: path)) { _, fromFile in fromFile }
         }
         settings.environment = environment
+        // One registry for the run: the engine registers, the console and reports mask with it.
+        settings.secrets = Output.secrets
+        settings.dryRun = parsed.has("--dry-run")
+        // A dry run is there to show the requests; what -v prints of each is what went on the wire.
+        settings.recordSentRequests = parsed.has("--verbose") || settings.dryRun
+        settings.curlCommands = parsed.has("--curl")
 
         for path in parsed.all("--vars-file") {
             switch loadVarsFile(path: path, sources: sources) {
