@@ -253,10 +253,13 @@ package final class ConsoleReporter: Sendable {
         var text: TerminalText = "\n"
         text += "\(workflows.total) workflow\(workflows.total == 1 ? "" : "s")"
         text += " (\(workflows.passed) passed, \(workflows.failed) failed"
+        text += (workflows.cancelled > 0 ? ", \(workflows.cancelled) cancelled" : "")
         text += (workflows.notRun > 0 ? ", \(workflows.notRun) not run" : "") + "),"
         let steps = counts.total
         text += " \(steps) step\(steps == 1 ? "" : "s"): \(passed) \(options.dryRun ? "rendered" : "passed"), \(failed) failed,"
-        text += " \(errored) errored, \(skipped) skipped in \(Self.duration(run.durationMicroseconds))"
+        let cancelled = run.stepsCancelledByFailFast
+        text += " \(errored) errored, \(skipped) skipped" + (cancelled > 0 ? " (\(cancelled) cancelled by --fail-fast)" : "")
+        text += " in \(Self.duration(run.durationMicroseconds))"
         // A dry run sent nothing: a request rate would read as if it had.
         text += (options.dryRun ? "" : Self.requestRate(run)) + "\n"
         if options.dryRun && !run.interrupted {

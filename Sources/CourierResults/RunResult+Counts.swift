@@ -37,12 +37,21 @@ package struct WorkflowCounts: Sendable, Equatable {
     package var failed = 0
     /// Never started (`--fail-fast` stopped the run first): neither passed nor failed.
     package var notRun = 0
+    /// Running when `--fail-fast` stopped the run, a step cancelled: neither passed nor failed.
+    package var cancelled = 0
 
-    package var total: Int { passed + failed + notRun }
+    package var total: Int { passed + failed + notRun + cancelled }
 }
 
 extension WorkflowResult {
     package var stepCounts: StepCounts { StepCounts(steps) }
+
+    /// `--fail-fast` stopped the run while this workflow ran: a step of it was cancelled.
+    package var wasCancelledByFailFast: Bool {
+        steps.contains {
+            if case .skipped(let reason) = $0.outcome { reason == SkipReason.failFastCancelled } else { false }
+        }
+    }
 
     /// `--fail-fast` stopped the run before this workflow started.
     package var wasNotRun: Bool {
@@ -75,9 +84,30 @@ extension RunResult {
     package var workflowCounts: WorkflowCounts {
         var counts = WorkflowCounts()
         for index in workflows.indices {
-            if !workflows[index].passed { counts.failed += 1 } else if workflows[index].wasNotRun { counts.notRun += 1 } else { counts.passed += 1 }
+            let workflow = workflows[index]
+            if !workflow.passed {
+                counts.failed += 1
+            } else if workflow.wasNotRun {
+                counts.notRun += 1
+            } else if workflow.wasCancelledByFailFast {
+                counts.cancelled += 1
+            } else {
+                counts.passed += 1
+            }
         }
         return counts
+    }
+
+    /// Steps `--fail-fast` cancelled in flight or before they started, in running workflows
+    /// (`cancelled: --fail-fast`), among the skipped ones.
+    package var stepsCancelledByFailFast: Int {
+        var count = 0
+        for workflow in workflows.indices {
+            for step in workflows[workflow].steps.indices {
+                if case .skipped(let reason) = workflows[workflow].steps[step].outcome, reason == SkipReason.failFastCancelled { count += 1 }
+            }
+        }
+        return count
     }
 
     /// Requests put on the wire in the whole run (see ``WorkflowResult/requestsSent``).

@@ -158,6 +158,15 @@ final class WorkflowRunner {
         (engine.control.interruption ?? .cancelled).description
     }
 
+    /// A step `--fail-fast` cancelled in flight (or in its retry wait, or waiting for a login)
+    /// did not fail: it is skipped, `cancelled: --fail-fast`, not errored, so CI shows no red
+    /// test that never failed. A signal's cancellation stays an error (the run was stopped).
+    private func skippedIfFailFastCancelled(_ outcome: StepOutcome) -> StepOutcome {
+        guard case .errored(let error) = outcome, error.type == "cancelled", engine.control.interruption == nil,
+              stop.isFailFast else { return outcome }
+        return .skipped(reason: RunStop.cancelledReason)
+    }
+
     /// Why this workflow's task was cancelled: a signal (or the caller), else `--fail-fast`.
     /// A signal wins: the user asked to stop, whatever else was going on.
     private var stopReason: String {
@@ -470,6 +479,7 @@ final class WorkflowRunner {
         // Logins are entries of their own, with their own time: not counted twice in the step's.
         var loginMicroseconds = 0
         func result(_ outcome: StepOutcome, captures: [CapturedValue] = []) -> StepResult {
+            let outcome = skippedIfFailFastCancelled(outcome)
             // `--curl` reproduces failed requests: a step that passed keeps no command.
             if !outcome.isProblem {
                 for index in records.indices where records[index].curl != nil { records[index].curl = nil }

@@ -64,6 +64,7 @@ package enum HTMLReport {
         html += "<div class=\"counts\">"
         var workflowNotes: [String] = []
         if workflows.failed > 0 { workflowNotes.append("\(workflows.failed) failed") }
+        if workflows.cancelled > 0 { workflowNotes.append("\(workflows.cancelled) cancelled") }
         if workflows.notRun > 0 { workflowNotes.append("\(workflows.notRun) not run") }
         html += "<span>\(workflows.total) workflow\(workflows.total == 1 ? "" : "s")"
             + (workflowNotes.isEmpty ? "" : " (\(workflowNotes.joined(separator: ", ")))") + "</span>"
