@@ -29,6 +29,26 @@ import Testing
         #expect(result.durationMicroseconds == 10_000_000)
     }
 
+    /// A sleeper whose wait is cut short, as a signal's cancellation cuts it.
+    struct InterruptedSleeper: Sleeper {
+        func sleep(for duration: Duration) async throws { throw CancellationError() }
+    }
+
+    @Test("a step stopped during its `delay:` is skipped: no request is built, sent or shown")
+    func interruptedDelaySendsNothing() async throws {
+        let transport = FakeTransport()
+        let workflow = try decode("""
+            steps:
+              - { name: later, delay: 10s, request: { url: http://h/a } }
+            """)
+        let result = await Engine(transport: transport, settings: RunSettings(), clock: ManualClock(),
+                                  sleeper: InterruptedSleeper()).run([workflow])
+        let step = try #require(result.workflows.first?.steps.first)
+        #expect(step.outcome.skipReason != nil, "\(step.outcome)")
+        #expect(step.attempts.isEmpty, "a request was recorded: \(step.attempts)")
+        #expect(transport.requests.isEmpty)
+    }
+
     @Test("--dry-run waits out no `delay:`: it sends nothing, so there is nothing to wait for")
     func dryRunDoesNotSleep() async throws {
         let clock = ManualClock()

@@ -376,7 +376,16 @@ final class WorkflowRunner {
         let start = clock.elapsedMicroseconds()
         if let delay = step.delay {
             // Through the engine's sleeper: tests run a `delay: 10s` without waiting.
-            try? await engine.sleeper.sleep(for: delay)
+            do {
+                try await engine.sleeper.sleep(for: delay)
+            } catch {
+                // Stopped while waiting out `delay:`: nothing was sent, so no request is shown;
+                // the step is skipped, as the ones after it are.
+                let reason = isCleaningUp(phase) && engine.control.teardownDeadlinePassed ? teardownDeadlineReason : stopReason
+                record(StepResult(name: fullName(of: step, in: context, iteration: iteration), phase: phase, location: step.range,
+                                  iteration: iteration, outcome: .skipped(reason: reason)))
+                return false
+            }
         }
         switch step.action {
         case .include(let include):
