@@ -99,13 +99,13 @@ extension WorkflowDecoder {
         var predicates: [Predicate] = []
         for pair in pairs {
             guard let name = scalarKey(pair.key, in: "a predicate map") else { continue }
-            guard Predicate.names.contains(name) else {
+            guard let predicateName = PredicateName(rawValue: name) else {
                 let hint = suggestion(for: name, among: Predicate.names).map { "did you mean '\($0)'?" }
                     ?? "valid predicates are " + Predicate.names.joined(separator: ", ")
                 error("unknown predicate '\(name)'; \(hint)", at: pair.key.range)
                 continue
             }
-            if let kind = predicate(name, pair.value, context) {
+            if let kind = predicate(predicateName, pair.value, context) {
                 predicates.append(Predicate(kind, range: pair.key.range))
             }
         }
@@ -115,24 +115,25 @@ extension WorkflowDecoder {
         return .predicates(predicates, range: node.range)
     }
 
-    private func predicate(_ name: String, _ node: YAMLNode, _ context: MatcherContext) -> PredicateKind? {
+    private func predicate(_ predicate: PredicateName, _ node: YAMLNode, _ context: MatcherContext) -> PredicateKind? {
         let nested = MatcherContext(allowsObjectEquality: context.allowsObjectEquality, isDuration: context.isDuration)
-        switch name {
-        case "eq": return .eq(operand(node, context))
-        case "ne": return .ne(operand(node, context))
-        case "gt": return .gt(operand(node, context))
-        case "gte": return .gte(operand(node, context))
-        case "lt": return .lt(operand(node, context))
-        case "lte": return .lte(operand(node, context))
-        case "in", "not_in":
+        let name = predicate.rawValue
+        switch predicate {
+        case .eq: return .eq(operand(node, context))
+        case .ne: return .ne(operand(node, context))
+        case .gt: return .gt(operand(node, context))
+        case .gte: return .gte(operand(node, context))
+        case .lt: return .lt(operand(node, context))
+        case .lte: return .lte(operand(node, context))
+        case .in, .notIn:
             guard listOperand(node, for: name) else { return nil }
             let value = templateValue(node)
-            return name == "in" ? .in(value) : .notIn(value)
-        case "contains": return .contains(templateValue(node))
-        case "not_contains": return .notContains(templateValue(node))
-        case "starts_with": return .startsWith(templateValue(node))
-        case "ends_with": return .endsWith(templateValue(node))
-        case "matches", "not_matches":
+            return predicate == .in ? .in(value) : .notIn(value)
+        case .contains: return .contains(templateValue(node))
+        case .notContains: return .notContains(templateValue(node))
+        case .startsWith: return .startsWith(templateValue(node))
+        case .endsWith: return .endsWith(templateValue(node))
+        case .matches, .notMatches:
             let compiled: RegexPattern?
             switch regexOperand(node, for: name) {
             case .invalid: return nil
@@ -140,18 +141,18 @@ extension WorkflowDecoder {
             case .compiled(let pattern): compiled = pattern
             }
             let value = templateValue(node)
-            return name == "matches" ? .matches(value, compiled: compiled) : .notMatches(value, compiled: compiled)
-        case "exists": return bool(node, for: name).map(PredicateKind.exists)
-        case "empty": return bool(node, for: name).map(PredicateKind.empty)
-        case "uuid": return bool(node, for: name).map(PredicateKind.uuid)
-        case "iso_date": return bool(node, for: name).map(PredicateKind.isoDate)
-        case "type":
+            return predicate == .matches ? .matches(value, compiled: compiled) : .notMatches(value, compiled: compiled)
+        case .exists: return bool(node, for: name).map(PredicateKind.exists)
+        case .empty: return bool(node, for: name).map(PredicateKind.empty)
+        case .uuid: return bool(node, for: name).map(PredicateKind.uuid)
+        case .isoDate: return bool(node, for: name).map(PredicateKind.isoDate)
+        case .type:
             return choice(node, for: "type", JSONType.allCases.map { ($0.rawValue, $0) }).map(PredicateKind.type)
-        case "length":
+        case .length:
             return matcher(node, MatcherContext(allowsObjectEquality: false)).map(PredicateKind.length)
-        case "each": return matcher(node, MatcherContext(allowsObjectEquality: true)).map(PredicateKind.each)
-        case "not": return matcher(node, nested).map(PredicateKind.not)
-        default: return schemaSource(node).map(PredicateKind.schema)
+        case .each: return matcher(node, MatcherContext(allowsObjectEquality: true)).map(PredicateKind.each)
+        case .not: return matcher(node, nested).map(PredicateKind.not)
+        case .schema: return schemaSource(node).map(PredicateKind.schema)
         }
     }
 

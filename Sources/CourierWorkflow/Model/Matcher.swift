@@ -26,11 +26,21 @@ package struct Predicate: Sendable {
     }
 
     /// Predicate names as written in YAML, for decoding and suggestions.
-    package static let names = [
-        "eq", "ne", "gt", "gte", "lt", "lte", "in", "not_in", "contains", "not_contains",
-        "starts_with", "ends_with", "matches", "not_matches", "exists", "type", "length",
-        "empty", "each", "schema", "uuid", "iso_date", "not",
-    ]
+    package static let names = PredicateName.allCases.map(\.rawValue)
+}
+
+/// The predicate keys of spec section 7, in the order suggestions list them. The decoder
+/// switches over this enum exhaustively: a name added here must be decoded there (it used
+/// to fall to a `default:` that read it as a schema).
+package enum PredicateName: String, CaseIterable, Sendable {
+    case eq, ne, gt, gte, lt, lte
+    case `in`, notIn = "not_in"
+    case contains, notContains = "not_contains"
+    case startsWith = "starts_with", endsWith = "ends_with"
+    case matches, notMatches = "not_matches"
+    case exists, type, length, empty, each, schema, uuid
+    case isoDate = "iso_date"
+    case not
 }
 
 package enum PredicateKind: Sendable {
