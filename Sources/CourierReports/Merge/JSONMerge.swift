@@ -52,8 +52,9 @@ package enum JSONMerge {
                 continue
             }
             var inputProblems: [JUnitMerge.Problem] = []
+            var lines = WorkflowLines(input.bytes)
             for workflow in document.run.workflows {
-                let line = line(ofWorkflow: workflow.file, in: input.bytes)
+                let line = lines.next(workflow.file)
                 if let first = seen[workflow.file] {
                     var duplicate = problem("the workflow '\(workflow.file)' is in two reports: a merged report would count it twice", line, line.map { _ in 1 })
                     duplicate.related = first
@@ -92,25 +93,41 @@ package enum JSONMerge {
         }
     }
 
-    /// The line of the workflow's `"file": "…"` in a report, for a message to point at;
-    /// nil when the text is not laid out as Courier writes it.
-    private static func line(ofWorkflow file: String, in bytes: [UInt8]) -> Int? {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        guard let encoded = try? encoder.encode(file) else { return nil }
-        let needle = Array(encoded)
-        let key = Array("\"file\"".utf8)
-        var index = 0
-        while index + needle.count <= bytes.count {
-            defer { index += 1 }
-            guard bytes[index..<(index + needle.count)].elementsEqual(needle) else { continue }
-            // Back over spaces and ':' to the key.
-            var back = index - 1
-            while back >= 0, [0x20, 0x09, UInt8(ascii: ":")].contains(bytes[back]) { back -= 1 }
-            guard back + 1 >= key.count, bytes[(back + 1 - key.count)...back].elementsEqual(key) else { continue }
-            return XMLReader.lineAndColumn(of: back + 1 - key.count, in: bytes).line
+    /// The lines of the workflows' `"file": "…"` in a report, for messages to point at,
+    /// asked for in the order the workflows are written: each is looked for after the
+    /// previous one (searching each from the start made a merge of thousands of workflows
+    /// quadratic), so the whole search reads the report once. Nil when the text is not laid
+    /// out as Courier writes it.
+    private struct WorkflowLines {
+        private let bytes: [UInt8]
+        private let lines: LineIndex
+        /// Where the search for the next workflow starts.
+        private var cursor = 0
+        private static let key = Array("\"file\"".utf8)
+
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            self.lines = LineIndex(bytes)
         }
-        return nil
+
+        mutating func next(_ file: String) -> Int? {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.withoutEscapingSlashes]
+            guard let encoded = try? encoder.encode(file), let first = encoded.first else { return nil }
+            let needle = Array(encoded)
+            var index = cursor
+            while index + needle.count <= bytes.count {
+                defer { index += 1 }
+                guard bytes[index] == first, bytes[index..<(index + needle.count)].elementsEqual(needle) else { continue }
+                // Back over spaces and ':' to the key.
+                var back = index - 1
+                while back >= cursor, [0x20, 0x09, UInt8(ascii: ":")].contains(bytes[back]) { back -= 1 }
+                guard back + 1 - Self.key.count >= cursor, bytes[(back + 1 - Self.key.count)...back].elementsEqual(Self.key) else { continue }
+                cursor = index + needle.count
+                return lines.lineAndColumn(of: back + 1 - Self.key.count).line
+            }
+            return nil
+        }
     }
 
     /// A decoding error as a path into the report and what is wrong there.
