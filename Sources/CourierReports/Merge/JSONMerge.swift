@@ -16,7 +16,7 @@ import Foundation
 package enum JSONMerge {
     package static func merge(_ inputs: [JUnitMerge.Input]) -> JUnitMerge.Outcome {
         var problems: [JUnitMerge.Problem] = []
-        var workflows: [WorkflowResult] = []
+        var assembly = JSONReport.Assembly()
         var startedAt: Timestamp?
         var duration = 0
         var interruption: Interruption?
@@ -77,17 +77,24 @@ package enum JSONMerge {
                 continue
             }
             duration = sum
-            workflows += document.run.workflows
+            // Rendered now, when no input had a problem so far: only the text is kept.
+            if problems.isEmpty {
+                do {
+                    for workflow in document.run.workflows { try assembly.append(workflow) }
+                } catch {
+                    return .invalid([JUnitMerge.Problem(file: input.path, line: nil, column: nil, message: "the merged report cannot be written: \(error)")])
+                }
+            }
             startedAt = min(startedAt ?? document.run.startedAt, document.run.startedAt)
             interruption = interruption ?? document.run.interruption
             // A slice's report, or a merge of slices: the merged report says which it holds.
             shards += (document.run.shard.map { [$0] } ?? []) + (document.run.mergedShards ?? [])
         }
         guard problems.isEmpty else { return .invalid(problems) }
-        let run = RunResult(workflows: workflows, startedAt: startedAt ?? .zero, durationMicroseconds: duration, interruption: interruption,
+        let run = RunResult(workflows: [], startedAt: startedAt ?? .zero, durationMicroseconds: duration, interruption: interruption,
                             mergedShards: shards.isEmpty ? nil : shards)
         do {
-            return .merged(try JSONReport.render(run))
+            return .merged(try assembly.render(run))
         } catch {
             return .invalid([JUnitMerge.Problem(file: inputs.last?.path ?? "-", line: nil, column: nil, message: "the merged report cannot be written: \(error)")])
         }
