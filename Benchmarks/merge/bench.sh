@@ -54,5 +54,5 @@ shards=()
 for k in $(seq 1 "$SHARDS"); do shards+=("$work/shards/json-$k.json"); done
 run "JSON, $SHARDS shards" "$work/merged.json" "${shards[@]}"
 run "JSON, one file" "$work/merged-one.json" "$work/one/json-1.json"
-grep -q "\"workflows\": $((SHARDS * WORKFLOWS))," "$work/merged.json" || { echo "the merged JSON report does not count $((SHARDS * WORKFLOWS)) workflows" >&2; failed=1; }
+grep -q "\"workflows\": $((SHARDS * WORKFLOWS))$" "$work/merged.json" || { echo "the merged JSON report does not count $((SHARDS * WORKFLOWS)) workflows" >&2; failed=1; }
 exit "$failed"
