@@ -10,7 +10,9 @@
 #     TOLERANCE (25 %) above the committed baseline (Benchmarks/guard-baseline.tsv): a 2x
 #     slowdown of the per-step path.
 # Rows: `validate` of the 5 MB benchmark file's step shape (with its warnings), `run --dry-run`
-# of the same, and `run` of GETs against a local nginx (status checked), each step a request.
+# of the same, and `run` of GETs against a local nginx (status checked), each step a request;
+# `merge-reports` of one JUnit and of one JSON report holding SMALL and 4 x SMALL workflows
+# (Benchmarks/merge/generate.py), each workflow a step (one file of 10,000 suites took 17 s).
 #
 #   Benchmarks/guard.sh            check against the baseline
 #   Benchmarks/guard.sh --update   write the baseline from this machine's counts
@@ -46,6 +48,8 @@ for n in "$small" "$large"; do
             echo "    expect: { status: 200 }"
         done
     } > "$work/http-$n.yaml"
+    mkdir -p "$work/merge-$n"
+    python3 Benchmarks/merge/generate.py "$work/merge-$n" 1 "$n"
 done
 
 # Instructions of one run (all threads), with Swift's hashing made deterministic.
@@ -70,6 +74,8 @@ measure() {
 measure validate "$courier" validate -q "$work/validate-STEPS.yaml"
 measure dry-run "$courier" run -q --dry-run --var base=b --var token=t "$work/dry-STEPS.yaml"
 measure http "$courier" run -q "$work/http-STEPS.yaml"
+measure merge-junit "$courier" merge-reports "$work/merged.xml" "$work/merge-STEPS/junit-1.xml"
+measure merge-json "$courier" merge-reports "$work/merged.json" "$work/merge-STEPS/json-1.json"
 
 python3 - "$small" "$large" "$max_growth" "$tolerance" "$baseline" "$update" "${rows[@]}" <<'PY'
 import sys

@@ -28,7 +28,7 @@ package enum JSONMerge {
                 JUnitMerge.Problem(file: input.path, line: line, column: column, message: message)
             }
             // Our own parser first: its errors say where (Foundation's decoder does not).
-            let value: JSONValue
+            var value: JSONValue
             do {
                 value = try JSONValue.parse(input.bytes)
             } catch {
@@ -43,6 +43,9 @@ package enum JSONMerge {
                 problems.append(problem("formatVersion \(version.serialized()) is not \(JSONReport.formatVersion), the version this Courier reads and writes", nil, nil))
                 continue
             }
+            // The workflows are decoded, checked and rendered one at a time, each value
+            // released once rendered: the results of a whole input are never held at once.
+            var workflowValues = takeWorkflows(from: &value) ?? []
             let document: JSONReport.Document
             do {
                 // From the parsed value, not the text: numbers keep the text they were written in.
@@ -53,7 +56,16 @@ package enum JSONMerge {
             }
             var inputProblems: [JUnitMerge.Problem] = []
             var lines = WorkflowLines(input.bytes)
-            for workflow in document.run.workflows {
+            let decoder = JSONValueDecoder()
+            for index in workflowValues.indices {
+                let workflow: WorkflowResult
+                do {
+                    workflow = try decoder.decode(WorkflowResult.self, from: workflowValues[index])
+                } catch {
+                    inputProblems.append(problem("not a Courier JSON report: \(describe(error, at: "run.workflows[\(index)]"))", nil, nil))
+                    break
+                }
+                workflowValues[index] = .null
                 let line = lines.next(workflow.file)
                 if let first = seen[workflow.file] {
                     var duplicate = problem("the workflow '\(workflow.file)' is in two reports: a merged report would count it twice", line, line.map { _ in 1 })
@@ -62,6 +74,13 @@ package enum JSONMerge {
                     continue
                 }
                 seen[workflow.file] = (input.path, line)
+                // Rendered now while no input had a problem so far: only the text is kept.
+                guard problems.isEmpty, inputProblems.isEmpty else { continue }
+                do {
+                    try assembly.append(workflow)
+                } catch {
+                    return .invalid([JUnitMerge.Problem(file: input.path, line: nil, column: nil, message: "the merged report cannot be written: \(error)")])
+                }
             }
             guard inputProblems.isEmpty else {
                 problems += inputProblems
@@ -77,14 +96,6 @@ package enum JSONMerge {
                 continue
             }
             duration = sum
-            // Rendered now, when no input had a problem so far: only the text is kept.
-            if problems.isEmpty {
-                do {
-                    for workflow in document.run.workflows { try assembly.append(workflow) }
-                } catch {
-                    return .invalid([JUnitMerge.Problem(file: input.path, line: nil, column: nil, message: "the merged report cannot be written: \(error)")])
-                }
-            }
             startedAt = min(startedAt ?? document.run.startedAt, document.run.startedAt)
             interruption = interruption ?? document.run.interruption
             // A slice's report, or a merge of slices: the merged report says which it holds.
@@ -137,10 +148,25 @@ package enum JSONMerge {
         }
     }
 
-    /// A decoding error as a path into the report and what is wrong there.
-    private static func describe(_ error: Error) -> String {
+    /// `run.workflows` of a report taken out of it (an empty array left in its place); nil,
+    /// the report untouched, when there is no such array (decoding the report then says why).
+    private static func takeWorkflows(from value: inout JSONValue) -> [JSONValue]? {
+        guard case .object(var document) = value, case .object(var run)? = document["run"],
+              case .array(let workflows)? = run["workflows"] else { return nil }
+        // Each level let go before it is changed, so that no copy of the workflows is made.
+        value = .null
+        document["run"] = .null
+        run["workflows"] = .array([])
+        document["run"] = .object(run)
+        value = .object(document)
+        return workflows
+    }
+
+    /// A decoding error as a path into the report (from `prefix`, the path of the value
+    /// decoded) and what is wrong there.
+    private static func describe(_ error: Error, at prefix: String = "") -> String {
         func path(_ context: DecodingError.Context) -> String {
-            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            let keys = prefix + context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
             return keys.isEmpty ? "the top level" : String(keys.drop { $0 == "." })
         }
         switch error as? DecodingError {
