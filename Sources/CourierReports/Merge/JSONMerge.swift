@@ -129,10 +129,9 @@ package enum JSONMerge {
         }
 
         mutating func next(_ file: String) -> Int? {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.withoutEscapingSlashes]
-            guard let encoded = try? encoder.encode(file), let first = encoded.first else { return nil }
-            let needle = Array(encoded)
+            // Written as the report writer writes a string.
+            let needle = JSONValue.string(file).serializedBytes()
+            guard let first = needle.first else { return nil }
             var index = cursor
             while index + needle.count <= bytes.count {
                 defer { index += 1 }
