@@ -18,6 +18,12 @@ extension JSONReport {
 
         package init() {}
 
+        /// Room for about `bytes` of workflows' text (a merge: its inputs' size), so that the
+        /// text is not copied each time it outgrows its buffer; pages never written cost nothing.
+        package mutating func reserveCapacity(_ bytes: Int) {
+            workflowsText.reserveCapacity(bytes)
+        }
+
         package mutating func append(_ workflow: WorkflowResult) throws(EncodingFailure) {
             let hidden = hidingSecretCaptures(RunResult(workflows: [workflow], durationMicroseconds: 0)).workflows[0]
             let value: JSONValue

@@ -17,6 +17,8 @@ package enum JSONMerge {
     package static func merge(_ inputs: [JUnitMerge.Input]) -> JUnitMerge.Outcome {
         var problems: [JUnitMerge.Problem] = []
         var assembly = JSONReport.Assembly()
+        // A merged report is about as long as its inputs together (Courier writes both).
+        assembly.reserveCapacity(inputs.reduce(0) { $0 + $1.bytes.count } + 4096)
         var startedAt: Timestamp?
         var duration = 0
         var interruption: Interruption?
