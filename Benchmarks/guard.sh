@@ -10,7 +10,10 @@
 #     TOLERANCE (25 %) above the committed baseline (Benchmarks/guard-baseline.tsv): a 2x
 #     slowdown of the per-step path.
 # Rows: `validate` of the 5 MB benchmark file's step shape (with its warnings), `run --dry-run`
-# of the same, and `run` of GETs against a local nginx (status checked), each step a request.
+# of the same, and `run` of GETs against a local nginx (status checked), each step a request;
+# `merge-reports` of one JUnit and of one JSON report holding SMALL and 4 x SMALL workflows
+# (Benchmarks/merge/generate.py), each workflow a step (one file of 10,000 suites took 17 s),
+# and of a suite with 4 attributes a step (the duplicate check compared each with every earlier one).
 #
 #   Benchmarks/guard.sh            check against the baseline
 #   Benchmarks/guard.sh --update   write the baseline from this machine's counts
@@ -46,6 +49,9 @@ for n in "$small" "$large"; do
             echo "    expect: { status: 200 }"
         done
     } > "$work/http-$n.yaml"
+    mkdir -p "$work/merge-$n"
+    python3 Benchmarks/merge/generate.py "$work/merge-$n" 1 "$n"
+    python3 -c 'import sys; print("<testsuites><testsuite name=\"a\" tests=\"0\"" + "".join(f" a{i}=\"x\"" for i in range(4 * int(sys.argv[1]))) + "/></testsuites>")' "$n" > "$work/merge-$n/attributes.xml"
 done
 
 # Instructions of one run (all threads), with Swift's hashing made deterministic.
@@ -70,6 +76,9 @@ measure() {
 measure validate "$courier" validate -q "$work/validate-STEPS.yaml"
 measure dry-run "$courier" run -q --dry-run --var base=b --var token=t "$work/dry-STEPS.yaml"
 measure http "$courier" run -q "$work/http-STEPS.yaml"
+measure merge-junit "$courier" merge-reports "$work/merged.xml" "$work/merge-STEPS/junit-1.xml"
+measure merge-json "$courier" merge-reports "$work/merged.json" "$work/merge-STEPS/json-1.json"
+measure merge-attributes "$courier" merge-reports "$work/merged.xml" "$work/merge-STEPS/attributes.xml"
 
 python3 - "$small" "$large" "$max_growth" "$tolerance" "$baseline" "$update" "${rows[@]}" <<'PY'
 import sys
@@ -90,7 +99,7 @@ for name, a, b in rows:
     a, b = int(a), int(b)
     growth = b / a
     per_step = (b - a) / (large - small)
-    line = f"  {name:9} {a/1e6:9.1f}M {b/1e6:9.1f}M  growth {growth:4.2f}x (max {max_growth:.1f}x)  {per_step/1e3:7.1f}K per step"
+    line = f"  {name:16} {a/1e6:9.1f}M {b/1e6:9.1f}M  growth {growth:4.2f}x (max {max_growth:.1f}x)  {per_step/1e3:7.1f}K per step"
     if growth > max_growth:
         failed.append(f"{name}: {growth:.2f}x the instructions for 4x the steps: something grows faster than the workflow")
     if not update:

@@ -75,6 +75,21 @@ package enum JSONReport {
             attempts = run.workflows.reduce(0) { $0 + $1.steps.reduce(0) { $0 + $1.attempts.count } }
             durationMicroseconds = run.durationMicroseconds
         }
+
+        /// Adds the workflows `other` counts, as if this run had held them too: every count
+        /// is a sum over the run's workflows and `passed` holds only while each of them passed.
+        /// The run's own `interrupted` and `durationMicroseconds` stay.
+        mutating func add(workflowsOf other: Summary) {
+            passed = passed && other.passed
+            workflows += other.workflows
+            failedWorkflows += other.failedWorkflows
+            steps += other.steps
+            passedSteps += other.passedSteps
+            failedSteps += other.failedSteps
+            erroredSteps += other.erroredSteps
+            skippedSteps += other.skippedSteps
+            attempts += other.attempts
+        }
     }
 
     /// The report's text with every string value masked by `policy`, and the keys and numbers
@@ -137,7 +152,7 @@ package enum JSONReport {
         }
     }
 
-    private static func sortingKeys(_ value: JSONValue) -> JSONValue {
+    static func sortingKeys(_ value: JSONValue) -> JSONValue {
         switch value {
         case .array(let items):
             return .array(items.map(sortingKeys))

@@ -107,4 +107,30 @@ import Testing
         #expect(problems.map(\.file) == ["b.json"], "\(problems)")
         #expect(problems.first?.message.contains("cannot be written") == true, "\(problems)")
     }
+
+    @Test("the merge writes the bytes --json writes for one run holding every input's workflows: a workflow at a time, counts summed, secret captures hidden")
+    func writesAsOneRun() throws {
+        let failing = StepResult(name: "check", phase: .steps, outcome: .failed([]),
+                                 captures: [CapturedValue(name: "pin", value: .number(JSONNumber(text: "987654")!), secret: true)])
+        let passing = StepResult(name: "get", phase: .steps, outcome: .passed)
+        let a = WorkflowResult(file: "a.yaml", name: "a", steps: [passing, failing])
+        let b = WorkflowResult(file: "b.yaml", name: "b", steps: [passing])
+        let c = WorkflowResult(file: "c.yaml", name: "c")
+        let first = RunResult(workflows: [a, b], startedAt: Timestamp(microsecondsSince1970: 5), durationMicroseconds: 7)
+        let empty = RunResult(workflows: [], startedAt: Timestamp(microsecondsSince1970: 9), durationMicroseconds: 1)
+        let last = RunResult(workflows: [c], startedAt: Timestamp(microsecondsSince1970: 6), durationMicroseconds: 2)
+        guard case .merged(let text) = JSONMerge.merge([try Self.input("1.json", first), try Self.input("2.json", empty),
+                                                         try Self.input("3.json", last)]) else {
+            Issue.record("the merge failed")
+            return
+        }
+        let whole = RunResult(workflows: [a, b, c], startedAt: Timestamp(microsecondsSince1970: 5), durationMicroseconds: 10)
+        #expect(text == (try JSONReport.render(whole)))
+        #expect(!text.contains("987654"))
+        guard case .merged(let none) = JSONMerge.merge([try Self.input("2.json", empty)]) else {
+            Issue.record("the merge of an empty run failed")
+            return
+        }
+        #expect(none == (try JSONReport.render(empty)))
+    }
 }

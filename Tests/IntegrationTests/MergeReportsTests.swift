@@ -126,6 +126,17 @@ struct MergeReportsTests {
         #expect(merge.stderr.contains("4 errors in 4 of 5 reports; 'out.xml' not written"), merge.context)
         #expect(!workspace.exists("out.xml"))
 
+        // Characters XML does not allow: they were copied into a merged file CI's parsers reject.
+        try workspace.write("out.xml", "earlier\n")
+        try workspace.write("nul.xml", good.replacingOccurrences(of: #"<testcase name="s""#, with: #"<testcase name="s&#0;""#))
+        try workspace.write("control.xml", good.replacingOccurrences(of: "good", with: "u\u{1}"))
+        let illegal = try await Courier.run(["merge-reports", "out.xml", "good.xml", "nul.xml", "control.xml"], in: workspace.url)
+        #expect(illegal.status == 2, illegal.context)
+        #expect(illegal.stderr.contains("nul.xml:4:22: error: not well-formed XML: '&#0;' refers to a character XML does not allow"), illegal.context)
+        #expect(illegal.stderr.contains("control.xml:3:21: error: not well-formed XML: control character U+0001"), illegal.context)
+        #expect(illegal.stderr.contains("2 errors in 2 of 3 reports; 'out.xml' not written"), illegal.context)
+        #expect(try workspace.read("out.xml") == "earlier\n")
+
         let missing = try await Courier.run(["merge-reports", "out.xml", "good.xml", "nowhere.xml"], in: workspace.url)
         #expect(missing.status == 2 && missing.stderr.contains("cannot read the report 'nowhere.xml': no such file"), missing.context)
         let usage = try await Courier.run(["merge-reports", "out.xml"], in: workspace.url)

@@ -49,6 +49,15 @@ extension JSONValue {
         writer.write(self, indent: 0)
         return writer.bytes
     }
+
+    /// The pretty JSON text of this value as it is written `level` containers deep in a
+    /// larger document (its lines indented by two spaces a level, the first one not), for
+    /// a document written a part at a time.
+    package func serializedBytes(prettyAtLevel level: Int) -> [UInt8] {
+        var writer = JSONWriter(pretty: true)
+        writer.write(self, indent: level)
+        return writer.bytes
+    }
 }
 
 extension String {

@@ -16,7 +16,9 @@ import Foundation
 package enum JSONMerge {
     package static func merge(_ inputs: [JUnitMerge.Input]) -> JUnitMerge.Outcome {
         var problems: [JUnitMerge.Problem] = []
-        var workflows: [WorkflowResult] = []
+        var assembly = JSONReport.Assembly()
+        // A merged report is about as long as its inputs together (Courier writes both).
+        assembly.reserveCapacity(inputs.reduce(0) { $0 + $1.bytes.count } + 4096)
         var startedAt: Timestamp?
         var duration = 0
         var interruption: Interruption?
@@ -28,7 +30,7 @@ package enum JSONMerge {
                 JUnitMerge.Problem(file: input.path, line: line, column: column, message: message)
             }
             // Our own parser first: its errors say where (Foundation's decoder does not).
-            let value: JSONValue
+            var value: JSONValue
             do {
                 value = try JSONValue.parse(input.bytes)
             } catch {
@@ -43,6 +45,9 @@ package enum JSONMerge {
                 problems.append(problem("formatVersion \(version.serialized()) is not \(JSONReport.formatVersion), the version this Courier reads and writes", nil, nil))
                 continue
             }
+            // The workflows are decoded, checked and rendered one at a time, each value
+            // released once rendered: the results of a whole input are never held at once.
+            var workflowValues = takeWorkflows(from: &value) ?? []
             let document: JSONReport.Document
             do {
                 // From the parsed value, not the text: numbers keep the text they were written in.
@@ -52,8 +57,18 @@ package enum JSONMerge {
                 continue
             }
             var inputProblems: [JUnitMerge.Problem] = []
-            for workflow in document.run.workflows {
-                let line = line(ofWorkflow: workflow.file, in: input.bytes)
+            var lines = WorkflowLines(input.bytes)
+            let decoder = JSONValueDecoder()
+            for index in workflowValues.indices {
+                let workflow: WorkflowResult
+                do {
+                    workflow = try decoder.decode(WorkflowResult.self, from: workflowValues[index])
+                } catch {
+                    inputProblems.append(problem("not a Courier JSON report: \(describe(error, at: "run.workflows[\(index)]"))", nil, nil))
+                    break
+                }
+                workflowValues[index] = .null
+                let line = lines.next(workflow.file)
                 if let first = seen[workflow.file] {
                     var duplicate = problem("the workflow '\(workflow.file)' is in two reports: a merged report would count it twice", line, line.map { _ in 1 })
                     duplicate.related = first
@@ -61,6 +76,13 @@ package enum JSONMerge {
                     continue
                 }
                 seen[workflow.file] = (input.path, line)
+                // Rendered now while no input had a problem so far: only the text is kept.
+                guard problems.isEmpty, inputProblems.isEmpty else { continue }
+                do {
+                    try assembly.append(workflow)
+                } catch {
+                    return .invalid([JUnitMerge.Problem(file: input.path, line: nil, column: nil, message: "the merged report cannot be written: \(error)")])
+                }
             }
             guard inputProblems.isEmpty else {
                 problems += inputProblems
@@ -76,47 +98,76 @@ package enum JSONMerge {
                 continue
             }
             duration = sum
-            workflows += document.run.workflows
             startedAt = min(startedAt ?? document.run.startedAt, document.run.startedAt)
             interruption = interruption ?? document.run.interruption
             // A slice's report, or a merge of slices: the merged report says which it holds.
             shards += (document.run.shard.map { [$0] } ?? []) + (document.run.mergedShards ?? [])
         }
         guard problems.isEmpty else { return .invalid(problems) }
-        let run = RunResult(workflows: workflows, startedAt: startedAt ?? .zero, durationMicroseconds: duration, interruption: interruption,
+        let run = RunResult(workflows: [], startedAt: startedAt ?? .zero, durationMicroseconds: duration, interruption: interruption,
                             mergedShards: shards.isEmpty ? nil : shards)
         do {
-            return .merged(try JSONReport.render(run))
+            return .merged(try assembly.render(run))
         } catch {
             return .invalid([JUnitMerge.Problem(file: inputs.last?.path ?? "-", line: nil, column: nil, message: "the merged report cannot be written: \(error)")])
         }
     }
 
-    /// The line of the workflow's `"file": "…"` in a report, for a message to point at;
-    /// nil when the text is not laid out as Courier writes it.
-    private static func line(ofWorkflow file: String, in bytes: [UInt8]) -> Int? {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        guard let encoded = try? encoder.encode(file) else { return nil }
-        let needle = Array(encoded)
-        let key = Array("\"file\"".utf8)
-        var index = 0
-        while index + needle.count <= bytes.count {
-            defer { index += 1 }
-            guard bytes[index..<(index + needle.count)].elementsEqual(needle) else { continue }
-            // Back over spaces and ':' to the key.
-            var back = index - 1
-            while back >= 0, [0x20, 0x09, UInt8(ascii: ":")].contains(bytes[back]) { back -= 1 }
-            guard back + 1 >= key.count, bytes[(back + 1 - key.count)...back].elementsEqual(key) else { continue }
-            return XMLReader.lineAndColumn(of: back + 1 - key.count, in: bytes).line
+    /// The lines of the workflows' `"file": "…"` in a report, for messages to point at,
+    /// asked for in the order the workflows are written: each is looked for after the
+    /// previous one (searching each from the start made a merge of thousands of workflows
+    /// quadratic), so the whole search reads the report once. Nil when the text is not laid
+    /// out as Courier writes it.
+    private struct WorkflowLines {
+        private let bytes: [UInt8]
+        private let lines: LineIndex
+        /// Where the search for the next workflow starts.
+        private var cursor = 0
+        private static let key = Array("\"file\"".utf8)
+
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            self.lines = LineIndex(bytes)
         }
-        return nil
+
+        mutating func next(_ file: String) -> Int? {
+            // Written as the report writer writes a string.
+            let needle = JSONValue.string(file).serializedBytes()
+            guard let first = needle.first else { return nil }
+            var index = cursor
+            while index + needle.count <= bytes.count {
+                defer { index += 1 }
+                guard bytes[index] == first, bytes[index..<(index + needle.count)].elementsEqual(needle) else { continue }
+                // Back over spaces and ':' to the key.
+                var back = index - 1
+                while back >= cursor, [0x20, 0x09, UInt8(ascii: ":")].contains(bytes[back]) { back -= 1 }
+                guard back + 1 - Self.key.count >= cursor, bytes[(back + 1 - Self.key.count)...back].elementsEqual(Self.key) else { continue }
+                cursor = index + needle.count
+                return lines.lineAndColumn(of: back + 1 - Self.key.count).line
+            }
+            return nil
+        }
     }
 
-    /// A decoding error as a path into the report and what is wrong there.
-    private static func describe(_ error: Error) -> String {
+    /// `run.workflows` of a report taken out of it (an empty array left in its place); nil,
+    /// the report untouched, when there is no such array (decoding the report then says why).
+    private static func takeWorkflows(from value: inout JSONValue) -> [JSONValue]? {
+        guard case .object(var document) = value, case .object(var run)? = document["run"],
+              case .array(let workflows)? = run["workflows"] else { return nil }
+        // Each level let go before it is changed, so that no copy of the workflows is made.
+        value = .null
+        document["run"] = .null
+        run["workflows"] = .array([])
+        document["run"] = .object(run)
+        value = .object(document)
+        return workflows
+    }
+
+    /// A decoding error as a path into the report (from `prefix`, the path of the value
+    /// decoded) and what is wrong there.
+    private static func describe(_ error: Error, at prefix: String = "") -> String {
         func path(_ context: DecodingError.Context) -> String {
-            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            let keys = prefix + context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
             return keys.isEmpty ? "the top level" : String(keys.drop { $0 == "." })
         }
         switch error as? DecodingError {

@@ -71,8 +71,9 @@ package enum JUnitMerge {
         /// Where each workflow was seen first.
         var seen: [String: (file: String, line: Int?)] = [:]
         for input in inputs {
+            let lines = LineIndex(input.bytes)
             let problem = { (message: String, offset: Int?) -> Problem in
-                let place = offset.map { XMLReader.lineAndColumn(of: $0, in: input.bytes) }
+                let place = offset.map { lines.lineAndColumn(of: $0) }
                 return Problem(file: input.path, line: place?.line, column: place?.column, message: message)
             }
             let root: XMLElement
@@ -94,7 +95,7 @@ package enum JUnitMerge {
             var inputTotals = Totals()
             var inputSuites = ""
             for suite in suiteElements {
-                let line = XMLReader.lineAndColumn(of: suite.start, in: input.bytes).line
+                let line = lines.lineAndColumn(of: suite.start).line
                 guard let name = suite.attribute("name") else {
                     inputProblems.append(problem("<testsuite> without a name", suite.start))
                     continue

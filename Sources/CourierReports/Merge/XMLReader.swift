@@ -2,6 +2,13 @@
 /// text, CDATA, comments, processing instructions and a DOCTYPE without an
 /// internal subset. No namespaces, no external entities (nothing is ever fetched).
 ///
+/// Strict about well-formedness (XML 1.0, §2): the merged report copies the inputs'
+/// elements byte for byte, so whatever an input gets away with here, a CI's parser
+/// would reject in the merged file. Every character must be a legal XML `Char` in
+/// valid UTF-8 (no NUL or other C0 control but tab, LF and CR; no U+FFFE or U+FFFF;
+/// character references included), comments hold no `--`, text holds no `]]>`, the
+/// XML declaration comes first and a DOCTYPE only before the root element.
+///
 /// Our own rather than Foundation's XMLParser: FoundationXML pulls libxml2 into
 /// the binary, and a merge needs each element's exact source text (test cases are
 /// copied byte for byte) and the line and column of whatever is wrong.
@@ -28,6 +35,7 @@ package struct XMLReadError: Error, Sendable, Equatable {
 package struct XMLReader {
     private let bytes: [UInt8]
     private var position = 0
+    private var sawDoctype = false
     /// Deep enough for any report; a bound so a hostile file cannot exhaust the stack.
     private static let maxDepth = 64
 
@@ -41,18 +49,24 @@ package struct XMLReader {
         return try reader.document()
     }
 
-    /// 1-based line and column (in bytes) of `offset` in `bytes`.
-    package static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
-        var line = 1, lineStart = 0
-        for index in 0..<min(offset, bytes.count) where bytes[index] == UInt8(ascii: "\n") {
-            line += 1
-            lineStart = index + 1
+    /// The first error in the document, whether of its characters or of its structure.
+    private mutating func document() throws(XMLReadError) -> XMLElement {
+        let badCharacter = Self.firstIllegalCharacter(in: bytes)
+        let root: XMLElement
+        do throws(XMLReadError) {
+            root = try structure()
+        } catch {
+            // A structural error after a bad character may only be its echo.
+            if let badCharacter, badCharacter.offset <= error.offset { throw badCharacter }
+            throw error
         }
-        return (line, offset - lineStart + 1)
+        if let badCharacter { throw badCharacter }
+        return root
     }
 
-    private mutating func document() throws(XMLReadError) -> XMLElement {
+    private mutating func structure() throws(XMLReadError) -> XMLElement {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+        let declarationOffset = position
         var root: XMLElement?
         while true {
             skipSpace()
@@ -60,7 +74,18 @@ package struct XMLReader {
             guard bytes[position] == UInt8(ascii: "<") else {
                 throw XMLReadError(message: root == nil ? "expected an XML element" : "text after the root element", offset: position)
             }
-            if try skipMarkup() { continue }
+            if hasPrefix("<?") {
+                try processingInstruction(atDocumentStart: position == declarationOffset)
+                continue
+            }
+            if hasPrefix("<!DOCTYPE") {
+                guard root == nil else { throw XMLReadError(message: "a DOCTYPE after the root element", offset: position) }
+                guard !sawDoctype else { throw XMLReadError(message: "a second DOCTYPE", offset: position) }
+                sawDoctype = true
+                try skip(past: ">", from: position, what: "DOCTYPE")
+                continue
+            }
+            if try skipComment() { continue }
             guard root == nil else { throw XMLReadError(message: "a second root element", offset: position) }
             root = try element(depth: 0)
         }
@@ -68,19 +93,37 @@ package struct XMLReader {
         return root
     }
 
-    /// Skips a comment, processing instruction or DOCTYPE at `position`; false when it is none.
-    private mutating func skipMarkup() throws(XMLReadError) -> Bool {
+    /// Skips a comment at `position`; false when there is none. `--` ends a comment, so
+    /// it may only be followed by `>`.
+    private mutating func skipComment() throws(XMLReadError) -> Bool {
+        guard hasPrefix("<!--") else { return false }
         let start = position
-        if hasPrefix("<?") {
-            try skip(past: "?>", from: start, what: "processing instruction")
-        } else if hasPrefix("<!--") {
-            try skip(past: "-->", from: start, what: "comment")
-        } else if hasPrefix("<!DOCTYPE") {
-            try skip(past: ">", from: start, what: "DOCTYPE")
-        } else {
-            return false
+        position += 4
+        while position + 1 < bytes.count {
+            if bytes[position] == UInt8(ascii: "-"), bytes[position + 1] == UInt8(ascii: "-") {
+                guard position + 2 < bytes.count, bytes[position + 2] == UInt8(ascii: ">") else {
+                    throw XMLReadError(message: "'--' inside a comment", offset: position)
+                }
+                position += 3
+                return true
+            }
+            position += 1
         }
-        return true
+        throw XMLReadError(message: "unterminated comment", offset: start)
+    }
+
+    /// Skips the processing instruction at `position`. Its target `xml` (in any case) is
+    /// the XML declaration, which only the document's first bytes may hold.
+    private mutating func processingInstruction(atDocumentStart: Bool) throws(XMLReadError) {
+        let start = position
+        position += 2
+        let target = try name()
+        if target.lowercased() == "xml" {
+            guard atDocumentStart, target == "xml" else {
+                throw XMLReadError(message: "an XML declaration that is not at the very start of the document", offset: start)
+            }
+        }
+        try skip(past: "?>", from: start, what: "processing instruction")
     }
 
     private mutating func element(depth: Int) throws(XMLReadError) -> XMLElement {
@@ -89,6 +132,7 @@ package struct XMLReader {
         position += 1
         let name = try self.name()
         var attributes: [(name: String, value: String)] = []
+        var attributeNames: Set<String> = []
         while true {
             let hadSpace = skipSpace()
             guard position < bytes.count else { throw XMLReadError(message: "unterminated start tag <\(name)>", offset: start) }
@@ -103,7 +147,7 @@ package struct XMLReader {
             guard hadSpace else { throw XMLReadError(message: "expected a space, '>' or '/>' in <\(name)>", offset: position) }
             let attributeOffset = position
             let attributeName = try self.name()
-            if attributes.contains(where: { $0.name == attributeName }) {
+            guard attributeNames.insert(attributeName).inserted else {
                 throw XMLReadError(message: "attribute '\(attributeName)' given twice", offset: attributeOffset)
             }
             skipSpace()
@@ -133,7 +177,13 @@ package struct XMLReader {
             guard position < bytes.count else { throw XMLReadError(message: "<\(name)> is never closed", offset: start) }
             if bytes[position] != UInt8(ascii: "<") {
                 let textStart = position
-                while position < bytes.count, bytes[position] != UInt8(ascii: "<") { position += 1 }
+                while position < bytes.count, bytes[position] != UInt8(ascii: "<") {
+                    if bytes[position] == UInt8(ascii: ">"), position - textStart >= 2,
+                       bytes[position - 1] == UInt8(ascii: "]"), bytes[position - 2] == UInt8(ascii: "]") {
+                        throw XMLReadError(message: "']]>' in text (write ]]&gt;)", offset: position - 2)
+                    }
+                    position += 1
+                }
                 _ = try decode(textStart..<position)
             } else if hasPrefix("<![CDATA[") {
                 try skip(past: "]]>", from: position, what: "CDATA section")
@@ -150,7 +200,11 @@ package struct XMLReader {
                 }
                 position += 1
                 return XMLElement(name: name, attributes: attributes, children: children, start: start, end: position)
-            } else if try skipMarkup() {
+            } else if hasPrefix("<?") {
+                try processingInstruction(atDocumentStart: false)
+            } else if hasPrefix("<!DOCTYPE") {
+                throw XMLReadError(message: "a DOCTYPE inside an element", offset: position)
+            } else if try skipComment() {
                 continue
             } else {
                 children.append(try element(depth: depth + 1))
@@ -188,7 +242,8 @@ package struct XMLReader {
                 index += 1
                 continue
             }
-            guard let semicolon = bytes[index..<range.upperBound].firstIndex(of: UInt8(ascii: ";")), semicolon - index <= 10 else {
+            // The longest reference (`&#x10FFFF;`) is 10 bytes: look no further for its end.
+            guard let semicolon = bytes[index..<min(index + 11, range.upperBound)].firstIndex(of: UInt8(ascii: ";")) else {
                 throw XMLReadError(message: "'&' that starts no entity reference (write &amp;)", offset: index)
             }
             let reference = String(decoding: bytes[(index + 1)..<semicolon], as: UTF8.self)
@@ -199,16 +254,88 @@ package struct XMLReader {
             case "quot": out.append(UInt8(ascii: "\""))
             case "apos": out.append(UInt8(ascii: "'"))
             default:
-                let number: UInt32? = reference.hasPrefix("#x") ? UInt32(reference.dropFirst(2), radix: 16)
-                    : reference.hasPrefix("#") ? UInt32(reference.dropFirst(), radix: 10) : nil
-                guard let number, let scalar = Unicode.Scalar(number) else {
+                guard let number = Self.characterNumber(reference) else {
                     throw XMLReadError(message: "unknown entity '&\(reference);'", offset: index)
+                }
+                guard let scalar = Unicode.Scalar(number), Self.isLegal(scalar) else {
+                    throw XMLReadError(message: "'&\(reference);' refers to a character XML does not allow", offset: index)
                 }
                 out.append(contentsOf: Array(String(Character(scalar)).utf8))
             }
             index = semicolon + 1
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The number of a character reference's text (`#65`, `#x41`): digits only, no sign.
+    private static func characterNumber(_ reference: String) -> UInt32? {
+        let hex = reference.hasPrefix("#x")
+        guard hex || reference.hasPrefix("#") else { return nil }
+        let digits = reference.dropFirst(hex ? 2 : 1)
+        guard !digits.isEmpty, digits.allSatisfy({ hex ? $0.isHexDigit : ("0"..."9").contains($0) }) else { return nil }
+        return UInt32(digits, radix: hex ? 16 : 10)
+    }
+
+    /// XML 1.0's `Char`: tab, LF, CR, and U+0020 up, without the surrogates, U+FFFE and U+FFFF.
+    private static func isLegal(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
+        default: return false
+        }
+    }
+
+    /// The first byte that does not start a legal character in valid UTF-8, as an error.
+    private static func firstIllegalCharacter(in bytes: [UInt8]) -> XMLReadError? {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte >= 0x20, byte < 0x80 {
+                index += 1
+                continue
+            }
+            if byte < 0x20 {
+                guard byte == 0x09 || byte == 0x0A || byte == 0x0D else {
+                    return XMLReadError(message: "control character U+\(hex4(UInt32(byte))) (not allowed in XML, even as a reference)", offset: index)
+                }
+                index += 1
+                continue
+            }
+            guard let (scalar, length) = utf8Scalar(in: bytes, at: index) else {
+                return XMLReadError(message: "bytes that are not UTF-8", offset: index)
+            }
+            guard isLegal(scalar) else {
+                return XMLReadError(message: "character U+\(hex4(scalar.value)) (not allowed in XML)", offset: index)
+            }
+            index += length
+        }
+        return nil
+    }
+
+    /// The scalar a multi-byte UTF-8 sequence at `index` encodes, and its length; nil for
+    /// a stray continuation byte, a truncated or overlong sequence, or a surrogate.
+    private static func utf8Scalar(in bytes: [UInt8], at index: Int) -> (Unicode.Scalar, Int)? {
+        let lead = bytes[index]
+        let length: Int, minimum: UInt32
+        switch lead {
+        case 0xC2...0xDF: (length, minimum) = (2, 0x80)
+        case 0xE0...0xEF: (length, minimum) = (3, 0x800)
+        case 0xF0...0xF4: (length, minimum) = (4, 0x10000)
+        default: return nil
+        }
+        guard index + length <= bytes.count else { return nil }
+        var value = UInt32(lead) & (0xFF >> (length + 1))
+        for offset in 1..<length {
+            let next = bytes[index + offset]
+            guard next & 0xC0 == 0x80 else { return nil }
+            value = value << 6 | UInt32(next & 0x3F)
+        }
+        guard value >= minimum, let scalar = Unicode.Scalar(value) else { return nil }
+        return (scalar, length)
+    }
+
+    private static func hex4(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     @discardableResult
