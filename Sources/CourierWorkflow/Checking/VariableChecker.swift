@@ -201,8 +201,9 @@ private struct Walker {
         // `defaults:` is rendered for every request: a name captured by any
         // step may be meant for the requests after it.
         let saved = (defined, ids)
-        for name in everywhere.keys { define(name) }
-        for id in idsEverywhere.keys { defineStepID(id) }
+        // Sorted: the order names are offered in breaks did-you-mean ties, and must not be a hash's.
+        for name in everywhere.keys.sorted() { define(name) }
+        for id in idsEverywhere.keys.sorted() { defineStepID(id) }
         visit(workflow.defaults)
         (defined, ids) = saved
 
@@ -227,7 +228,7 @@ private struct Walker {
         case .expression(let e)?: visit(e, context: "'for_each'")
         case nil: break
         }
-        /// Names this step made defined that were not before it.
+        // Names this step made defined that were not before it.
         var introduced: [String] = []
         if step.forEach != nil {
             for name in ["item", "index"] where define(name) { introduced.append(name) }
