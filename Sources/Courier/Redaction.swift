@@ -10,7 +10,7 @@ enum Redaction {
 
     /// Fields whose values are credentials: the same list `HTTPRequest`'s description uses.
     static func isSecretHeader(_ name: String) -> Bool {
-        HTTPRequest.credentialHeaderNames.contains(name.lowercased())
+        CredentialHeaderNames.contains(name)
     }
 
     /// The secret values in `headers`: whole values, and the token after a scheme

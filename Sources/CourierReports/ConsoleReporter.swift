@@ -335,7 +335,6 @@ package final class ConsoleReporter: Sendable {
             }
             if !options.verbose, let attempt = step.attempts.last {
                 out += indent(Transcript.render(attempt, policy: policy, bodyLimit: 2048)) + "\n"
-                if let stopped = attempt.stopped { out += indent("* " + stopped) + "\n" }
             }
             if let curl = step.attempts.last?.curl { out += indent(curl) + "\n" }
         }
@@ -356,7 +355,6 @@ package final class ConsoleReporter: Sendable {
         var out: TerminalText = "\n" + style("\(step) — attempt \(number)", .dim) + "\n"
         out += indent(Transcript.render(attempt, policy: output.policy, verbose: true)) + "\n"
         if withRetry, let retry = attempt.retry { out += indent("* " + retry.message) + "\n" }
-        if let stopped = attempt.stopped { out += indent("* " + stopped) + "\n" }
         return out
     }
 

@@ -102,8 +102,7 @@ package enum JUnitReport {
                 let header = step.attempts.count > 1
                     ? "--- attempt \(index + 1) of \(step.attempts.count) (\(seconds(attempt.durationMicroseconds)) s)\n" : ""
                 let retry = attempt.retry.map { "\n* \($0.message)" } ?? ""
-                let stopped = attempt.stopped.map { "\n* \($0)" } ?? ""
-                return header + Transcript.render(attempt, policy: policy) + retry + stopped
+                return header + Transcript.render(attempt, policy: policy) + retry
             }
             // `--curl`: the command reproducing the deciding attempt, of failed steps only.
             if step.outcome.isProblem, let curl = step.attempts.last?.curl { transcripts.append(curl) }

@@ -49,6 +49,8 @@ package enum Transcript {
         } else if let error = attempt.error {
             lines.append("* no response: \(error.description)")
         }
+        // Why no attempt followed (`abort_if` held): part of the exchange wherever it is shown.
+        if let stopped = attempt.stopped { lines.append("* \(stopped)") }
         return lines.joined(separator: "\n")
     }
 

@@ -48,16 +48,12 @@ extension WorkflowResult {
 
     /// `--fail-fast` stopped the run while this workflow ran: a step of it was cancelled.
     package var wasCancelledByFailFast: Bool {
-        steps.contains {
-            if case .skipped(let reason) = $0.outcome { reason == SkipReason.failFastCancelled } else { false }
-        }
+        steps.contains { $0.outcome.skipReason == SkipReason.failFastCancelled }
     }
 
     /// `--fail-fast` stopped the run before this workflow started.
     package var wasNotRun: Bool {
-        !steps.isEmpty && steps.allSatisfy {
-            if case .skipped(let reason) = $0.outcome { reason == SkipReason.failFastNotRun } else { false }
-        }
+        !steps.isEmpty && steps.allSatisfy { $0.outcome.skipReason == SkipReason.failFastNotRun }
     }
 
     /// Requests put on the wire: one per hop of every attempt that got a response or a
@@ -101,13 +97,7 @@ extension RunResult {
     /// Steps `--fail-fast` cancelled in flight or before they started, in running workflows
     /// (`cancelled: --fail-fast`), among the skipped ones.
     package var stepsCancelledByFailFast: Int {
-        var count = 0
-        for workflow in workflows.indices {
-            for step in workflows[workflow].steps.indices {
-                if case .skipped(let reason) = workflows[workflow].steps[step].outcome, reason == SkipReason.failFastCancelled { count += 1 }
-            }
-        }
-        return count
+        workflows.reduce(0) { $0 + $1.steps.count { $0.outcome.skipReason == SkipReason.failFastCancelled } }
     }
 
     /// Requests put on the wire in the whole run (see ``WorkflowResult/requestsSent``).

@@ -16,6 +16,11 @@ package enum StepOutcome: Sendable, Equatable {
         case .passed, .skipped: false
         }
     }
+
+    /// Why the step was skipped; nil when it ran.
+    package var skipReason: String? {
+        if case .skipped(let reason) = self { reason } else { nil }
+    }
 }
 
 /// The skip reasons reports and tools may recognise. A skip reason stays text

@@ -113,7 +113,6 @@ func runStep(_ yaml: String, response: HTTPResponse, settings: RunSettings = Run
 
 extension StepOutcome {
     var isPassed: Bool { if case .passed = self { true } else { false } }
-    var skipReason: String? { if case .skipped(let reason) = self { reason } else { nil } }
     var error: StepError? { if case .errored(let error) = self { error } else { nil } }
     var failures: [ExpectationResult] { if case .failed(let f) = self { f } else { [] } }
 }

@@ -106,9 +106,7 @@ package struct Engine: Sendable {
         }
         if stop.isFailFast {
             for index in workflows.indices where results[index] == nil {
-                announce(workflows[index], index: index)
-                let runner = WorkflowRunner(workflow: workflows[index], index: index, engine: self, clock: clock, stop: stop)
-                results[index] = runner.reportNotRun(reason: RunStop.notRunReason)
+                results[index] = reportNotRun(workflows[index], index: index, clock: clock, stop: stop, reason: RunStop.notRunReason)
             }
         }
         let interruption = control.interruption ?? (Task.isCancelled ? .cancelled : nil)
@@ -124,10 +122,14 @@ package struct Engine: Sendable {
         let clock = RunClock(clock: engine.clock)
         engine.control.runStarted(at: clock.startedAt)
         return workflows.indices.map { index in
-            engine.announce(workflows[index], index: index)
-            return WorkflowRunner(workflow: workflows[index], index: index, engine: engine, clock: clock, stop: RunStop())
-                .reportNotRun(reason: reason)
+            engine.reportNotRun(workflows[index], index: index, clock: clock, stop: RunStop(), reason: reason)
         }
+    }
+
+    /// A workflow that never starts, announced and reported with every step skipped for `reason`.
+    private func reportNotRun(_ workflow: Workflow, index: Int, clock: RunClock, stop: RunStop, reason: String) -> WorkflowResult {
+        announce(workflow, index: index)
+        return WorkflowRunner(workflow: workflow, index: index, engine: self, clock: clock, stop: stop).reportNotRun(reason: reason)
     }
 
     /// The transport of ``notRun(_:reason:settings:)``, which runs nothing.
