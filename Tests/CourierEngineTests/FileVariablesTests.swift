@@ -19,7 +19,8 @@ import Testing
         #expect(errors.isEmpty)
         #expect(settings.fileVariables.map(\.name) == ["host", "port", "host2"])
         #expect(settings.fileVariables.first?.value == .string("api-qa.local"))
-        #expect(settings.override(for: "host") == .string("api-qa.local"))
+        #expect(RunPlan.Variables(file: settings.fileVariables, commandLine: settings.commandLineVariables).override(for: "host")
+                == .string("api-qa.local"))
     }
 
     @Test func aTemplateErrorIsADiagnosticAtItsPlaceInTheFile() throws {

@@ -18,7 +18,7 @@ package struct Engine: Sendable {
     package var control: RunControl
     /// Durations and start times are read here.
     package var clock: any EngineClock
-    /// Every wait (`delay`, and retries' waits to come) sleeps here.
+    /// Every wait (`delay:` and retry waits) sleeps here, except in a dry run, which waits for nothing (``RunPlan``).
     package var sleeper: any Sleeper
     /// Where each concurrently running workflow's code runs: job slot `k` (0 ..< `settings.jobs`)
     /// prefers `executors[k % count]`. Empty: the calling task's preference is inherited.
@@ -43,8 +43,7 @@ package struct Engine: Sendable {
         self.sources = sources
         self.control = control
         self.clock = clock
-        // Chosen once, here: a dry run sends nothing, so it waits for nothing either.
-        self.sleeper = settings.dryRun ? NoWaitSleeper() : sleeper
+        self.sleeper = sleeper
         self.onEvent = onEvent
     }
 
@@ -61,6 +60,7 @@ package struct Engine: Sendable {
     package func run(_ workflows: [Workflow]) async -> RunResult {
         let clock = RunClock(clock: self.clock)
         let stop = RunStop()
+        let plan = RunPlan(engine: self)
         control.runStarted(at: clock.startedAt)
         var results = [WorkflowResult?](repeating: nil, count: workflows.count)
         await withTaskGroup(of: (index: Int, slot: Int, result: WorkflowResult).self) { group in
@@ -76,7 +76,7 @@ package struct Engine: Sendable {
                 // Announced here, in path order, not from the child: a console sees them in start order.
                 announce(workflow, index: index)
                 let body: @Sendable () async -> (index: Int, slot: Int, result: WorkflowResult) = {
-                    let runner = WorkflowRunner(workflow: workflow, index: index, engine: self, clock: clock, stop: stop)
+                    let runner = WorkflowRunner(workflow: workflow, index: index, engine: self, plan: plan, clock: clock, stop: stop)
                     return (index, slot, await runner.run())
                 }
                 if executors.isEmpty {
@@ -106,7 +106,8 @@ package struct Engine: Sendable {
         }
         if stop.isFailFast {
             for index in workflows.indices where results[index] == nil {
-                results[index] = reportNotRun(workflows[index], index: index, clock: clock, stop: stop, reason: RunStop.notRunReason)
+                results[index] = reportNotRun(workflows[index], index: index, plan: plan, clock: clock, stop: stop,
+                                              reason: RunStop.notRunReason)
             }
         }
         let interruption = control.interruption ?? (Task.isCancelled ? .cancelled : nil)
@@ -120,16 +121,19 @@ package struct Engine: Sendable {
     package static func notRun(_ workflows: [Workflow], reason: String, settings: RunSettings) -> [WorkflowResult] {
         let engine = Engine(transport: NothingSent(), settings: settings)
         let clock = RunClock(clock: engine.clock)
+        let plan = RunPlan(engine: engine)
         engine.control.runStarted(at: clock.startedAt)
         return workflows.indices.map { index in
-            engine.reportNotRun(workflows[index], index: index, clock: clock, stop: RunStop(), reason: reason)
+            engine.reportNotRun(workflows[index], index: index, plan: plan, clock: clock, stop: RunStop(), reason: reason)
         }
     }
 
     /// A workflow that never starts, announced and reported with every step skipped for `reason`.
-    private func reportNotRun(_ workflow: Workflow, index: Int, clock: RunClock, stop: RunStop, reason: String) -> WorkflowResult {
+    private func reportNotRun(_ workflow: Workflow, index: Int, plan: RunPlan, clock: RunClock, stop: RunStop,
+                              reason: String) -> WorkflowResult {
         announce(workflow, index: index)
-        return WorkflowRunner(workflow: workflow, index: index, engine: self, clock: clock, stop: stop).reportNotRun(reason: reason)
+        return WorkflowRunner(workflow: workflow, index: index, engine: self, plan: plan, clock: clock, stop: stop)
+            .reportNotRun(reason: reason)
     }
 
     /// The transport of ``notRun(_:reason:settings:)``, which runs nothing.

@@ -66,10 +66,4 @@ package struct RunSettings: Sendable {
         }
         return options
     }
-
-    /// The value of `--var`/`--vars-file` for `name`, with `--var` first.
-    func override(for name: String) -> JSONValue? {
-        if let value = commandLineVariables.last(where: { $0.name == name })?.value { return value }
-        return fileVariables.last(where: { $0.name == name })?.value
-    }
 }

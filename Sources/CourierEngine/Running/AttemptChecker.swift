@@ -1,0 +1,62 @@
+import CourierHTTP
+import CourierJSON
+import CourierResults
+import CourierSecrets
+import CourierWorkflow
+
+/// Checks one response: the step's expectations, its `retry.abort_if`, and its captures,
+/// into the attempt's own outcome. Changes no variable of the workflow (``AttemptOutcome``).
+struct AttemptChecker {
+    let state: WorkflowState
+    let harvester: CredentialHarvester
+    let recording: AttemptRecording
+
+    func check(_ response: HTTPResponse, sent request: HTTPRequest, step: Step, abortIf: Expectations?,
+               start: Int) -> AttemptOutcome {
+        let view = ResponseView(response)
+        let renderer = state.renderer
+        var expectations = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
+        var abortMatched = false
+        if let abortIf {
+            abortMatched = !ExpectationChecker(renderer: renderer).check(abortIf, response: view, stepRange: step.range)
+                .contains { $0.outcome == .failed }
+        }
+        let (captures, warnings) = capture(step.capture, from: view, into: &expectations)
+        let record = recording.attempt(request, .success(response), expectations: expectations, start: start)
+        // Made whole at the end, not filled in field by field: that built the outcome in a
+        // temporary and copied it out.
+        return AttemptOutcome(record: record, expectations: expectations, captures: captures,
+                              stepValue: step.id != nil ? view.stepValue() : nil, warnings: warnings, abortMatched: abortMatched,
+                              method: request.method, status: response.status, retryAfter: response.headers["Retry-After"])
+    }
+
+    /// The step's captures, each read with the attempt's copy of the scope as it is after the
+    /// one before (a capture may use an earlier one), each added to `expectations` as a check.
+    private func capture(_ declared: [Capture], from view: ResponseView,
+                         into expectations: inout [ExpectationResult]) -> (captures: [CapturedValue], warnings: [String]) {
+        var captures: [CapturedValue] = []
+        var warnings: [String] = []
+        var attemptScope = state.scope
+        for capture in declared {
+            var renderer = state.renderer(over: attemptScope)
+            renderer.redactingValues = capture.secret
+            switch CaptureEvaluator(renderer: renderer).capture(capture, from: view) {
+            case .success(let value):
+                attemptScope[capture.name.value] = value
+                if capture.secret {
+                    // Registered now, committed or not: this attempt's transcript shows it.
+                    harvester.secret(value)
+                    if SecretLength.firstShortLeaf(of: value, named: capture.name.value) != nil {
+                        warnings.append(SecretLength.shortCaptureWarning(name: capture.name.value))
+                    }
+                }
+                captures.append(CapturedValue(name: capture.name.value, value: value, secret: capture.secret))
+                expectations.append(.passed(location: capture.range, subject: "capture \(capture.name.value)", expected: nil,
+                                            actual: capture.secret ? .words(MaskingPolicy.mask) : .value(value)))
+            case .failure(let failure):
+                expectations.append(failure)
+            }
+        }
+        return (captures, warnings)
+    }
+}

@@ -1,0 +1,42 @@
+import CourierHTTP
+import CourierResults
+import CourierSecrets
+
+/// Makes an attempt's plain record when the attempt ends: masked with the registry as it is
+/// then (this attempt's secret captures included), bodies cut, and under `--curl` with the
+/// command that reproduces it.
+struct AttemptRecording {
+    let secrets: SecretRegistry
+    /// `--curl`.
+    let curlCommands: Bool
+    let clock: RunClock
+
+    /// A request that was sent, with what came of it; `start` is the attempt's start on the run's clock.
+    func attempt(_ request: HTTPRequest, _ outcome: Result<HTTPResponse, HTTPError>,
+                 expectations: [ExpectationResult], start: Int) -> Attempt {
+        let policy = secrets.policy
+        let startedAt = clock.timestamp(at: start), duration = clock.elapsedMicroseconds(since: start)
+        var curl: String? = nil
+        if curlCommands {
+            // The block libcurl sent holds the jar's `Cookie` (recorded whenever the jar may hold one).
+            let sent = switch outcome {
+            case .success(let response): response.sentRequests
+            case .failure(let error): error.sentRequests
+            }
+            curl = CurlCommand(policy: policy).render(request, sent: sent)
+        }
+        // The command goes in as the record is made: setting it afterwards copied the record.
+        return AttemptRecorder(policy: policy).attempt(
+            request, outcome: outcome, expectations: expectations, startedAt: startedAt,
+            startMicroseconds: start, durationMicroseconds: duration, curl: curl)
+    }
+
+    /// A request built and not sent (a dry run): the request alone.
+    func unsent(_ request: HTTPRequest) -> Attempt {
+        let policy = secrets.policy
+        var record = Attempt(startedAt: clock.timestamp(at: clock.elapsedMicroseconds()),
+                             request: AttemptRecorder(policy: policy).request(request, sent: []))
+        if curlCommands { record.curl = CurlCommand(policy: policy).render(request) }
+        return record
+    }
+}
