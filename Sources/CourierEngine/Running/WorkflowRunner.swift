@@ -9,12 +9,13 @@ import CourierWorkflow
 /// ``LoginFlow``, ``CredentialHarvester``) over one ``WorkflowState``; each part is handed
 /// what it needs of the ``RunPlan``. Lives inside one task; its mutable state never crosses threads.
 final class WorkflowRunner {
-    private let state: WorkflowState
-    private let log: ResultLog
+    // Not private: unit tests drive the parts of a run directly.
+    let state: WorkflowState
+    let log: ResultLog
     private let events: WorkflowEvents
     private let stopping: WorkflowStopping
     private let harvester: CredentialHarvester
-    private let steps: StepRunner
+    let steps: StepRunner
     private let variables: RunPlan.Variables
     private let clock: RunClock
     private var workflow: Workflow { state.workflow }
