@@ -55,6 +55,7 @@ let package = Package(
         .testTarget(name: "CourierSecretsTests", dependencies: ["CourierSecrets"]),
         .testTarget(name: "CourierWorkflowTests", dependencies: ["CourierWorkflow", "CourierDiagnostics", "CourierJSON"], exclude: ["Fixtures"]),
         .testTarget(name: "CourierEngineTests", dependencies: ["CourierEngine", "CourierResults", "CourierWorkflow", "CourierHTTP", "CourierJSON", "CourierDiagnostics", "CourierSecrets"]),
+        .testTarget(name: "CourierResultsTests", dependencies: ["CourierResults", "CourierDiagnostics"]),
         .testTarget(name: "CourierReportsTests", dependencies: ["CourierReports", "CourierResults", "CourierSecrets", "CourierDiagnostics", "CourierJSON"]),
         // Unit tests of the command-line target's own logic (ignore rules).
         .testTarget(name: "CourierCLITests", dependencies: ["courier"]),

@@ -81,7 +81,7 @@ package enum JUnitReport {
         case .passed:
             break
         case .skipped(let reason):
-            body += "      <skipped message=\"\(attr(reason))\"/>\n"
+            body += "      <skipped message=\"\(attr(reason.description))\"/>\n"
         case .failed(let failures):
             let message = step.outcome.reason ?? ""
             // Values are masked before they are cut and diffed; `text` masks the

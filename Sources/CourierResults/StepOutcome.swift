@@ -7,8 +7,8 @@ package enum StepOutcome: Sendable, Equatable {
     case failed([ExpectationResult])
     /// The step could not be carried out: transport, TLS, template, file errors (JUnit `<error>`).
     case errored(StepError)
-    /// Not run; the reason is shown as is (``SkipReason`` names the fixed ones).
-    case skipped(reason: String)
+    /// Not run, and why.
+    case skipped(reason: SkipReason)
 
     package var isProblem: Bool {
         switch self {
@@ -18,24 +18,9 @@ package enum StepOutcome: Sendable, Equatable {
     }
 
     /// Why the step was skipped; nil when it ran.
-    package var skipReason: String? {
+    package var skipReason: SkipReason? {
         if case .skipped(let reason) = self { reason } else { nil }
     }
-}
-
-/// The skip reasons reports and tools may recognise. A skip reason stays text
-/// (`interrupted by SIGTERM`, `condition is false`) because several carry details;
-/// these are the fixed ones the engine and `--fail-fast` use.
-package enum SkipReason {
-    package static let conditionFalse = "condition is false"
-    package static let setupFailed = "setup failed"
-    package static let earlierStepFailed = "an earlier step failed"
-    /// A running workflow's remaining steps when another workflow failed under `--fail-fast`.
-    package static let failFastCancelled = "cancelled: --fail-fast"
-    /// A workflow not started because another failed under `--fail-fast`.
-    package static let failFastNotRun = "not run: --fail-fast"
-    /// A valid workflow of a run that did not start because another workflow is invalid.
-    package static let anotherWorkflowInvalid = "not run: another workflow is invalid"
 }
 
 extension StepOutcome: Codable {
@@ -48,7 +33,7 @@ extension StepOutcome: Codable {
         case .passed: self = .passed
         case .failed: self = .failed(try container.decode([ExpectationResult].self, forKey: .failures))
         case .errored: self = .errored(try container.decode(StepError.self, forKey: .error))
-        case .skipped: self = .skipped(reason: try container.decode(String.self, forKey: .reason))
+        case .skipped: self = .skipped(reason: SkipReason(text: try container.decode(String.self, forKey: .reason)))
         }
     }
 
@@ -65,27 +50,7 @@ extension StepOutcome: Codable {
             try container.encode(error, forKey: .error)
         case .skipped(let reason):
             try container.encode(Kind.skipped, forKey: .kind)
-            try container.encode(reason, forKey: .reason)
+            try container.encode(reason.description, forKey: .reason)
         }
-    }
-}
-
-/// Why a step could not be carried out.
-package struct StepError: Sendable, Codable, Equatable {
-    /// A short machine-readable kind (`connection_refused`, `timeout`, `template`, …).
-    package var type: String
-    package var message: String
-    package var hint: String?
-    package var location: SourceRange?
-    /// Longer text for reports, when the message alone is not the whole story
-    /// (every diagnostic of an invalid workflow, rendered).
-    package var details: String?
-
-    package init(type: String, message: String, hint: String? = nil, location: SourceRange? = nil, details: String? = nil) {
-        self.type = type
-        self.message = message
-        self.hint = hint
-        self.location = location
-        self.details = details
     }
 }

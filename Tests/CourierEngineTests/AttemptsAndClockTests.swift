@@ -44,7 +44,7 @@ import Testing
         let result = await Engine(transport: transport, settings: RunSettings(), clock: ManualClock(),
                                   sleeper: InterruptedSleeper()).run([workflow])
         let step = try #require(result.workflows.first?.steps.first)
-        #expect(step.outcome.skipReason != nil, "\(step.outcome)")
+        #expect(step.outcome.skipReason?.description != nil, "\(step.outcome)")
         #expect(step.attempts.isEmpty, "a request was recorded: \(step.attempts)")
         #expect(transport.requests.isEmpty)
     }

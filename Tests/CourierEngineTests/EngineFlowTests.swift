@@ -70,7 +70,7 @@ private func paths(_ requests: [HTTPRequest]) -> [String] {
         #expect(outcome.requests.last?.method == "DELETE")
         #expect(outcome.steps.map(\.name) == ["one", "two", "three", "cleanup"])
         #expect(outcome.steps[1].outcome.failures.map(\.message) == ["status: expected 201, got 200"])
-        #expect(outcome.steps[2].outcome.skipReason == "an earlier step failed")
+        #expect(outcome.steps[2].outcome.skipReason?.description == "an earlier step failed")
         #expect(outcome.steps[3].phase == .teardown)
         #expect(outcome.steps[3].outcome.isPassed)
         #expect(!outcome.result.passed)
@@ -98,7 +98,7 @@ private func paths(_ requests: [HTTPRequest]) -> [String] {
           - { request: { url: /c } }
         """, transport: routed())
         #expect(paths(outcome.requests) == ["/status/500", "/status/500"])
-        #expect(outcome.steps[2].outcome.skipReason == "an earlier step failed")
+        #expect(outcome.steps[2].outcome.skipReason?.description == "an earlier step failed")
     }
 
     @Test func stepContinueOnFailureFalseOverridesTheWorkflow() async throws {
@@ -110,7 +110,7 @@ private func paths(_ requests: [HTTPRequest]) -> [String] {
           - { request: { url: /b } }
         """, transport: routed())
         #expect(paths(outcome.requests) == ["/status/500"])
-        #expect(outcome.steps[1].outcome.skipReason != nil)
+        #expect(outcome.steps[1].outcome.skipReason?.description != nil)
     }
 
     @Test func aSetupFailureSkipsTheStepsAndTeardownStillRuns() async throws {
@@ -126,8 +126,8 @@ private func paths(_ requests: [HTTPRequest]) -> [String] {
         """, transport: routed())
         #expect(paths(outcome.requests) == ["/status/503", "/d"])
         #expect(outcome.steps.map(\.phase) == [.setup, .setup, .steps, .teardown])
-        #expect(outcome.steps[1].outcome.skipReason == "setup failed")
-        #expect(outcome.steps[2].outcome.skipReason == "setup failed")
+        #expect(outcome.steps[1].outcome.skipReason?.description == "setup failed")
+        #expect(outcome.steps[2].outcome.skipReason?.description == "setup failed")
         #expect(outcome.steps[3].outcome.isPassed)
     }
 
@@ -156,8 +156,8 @@ private func paths(_ requests: [HTTPRequest]) -> [String] {
           - { name: braces, if: "{{ not (n > 5) }}", request: { url: /d } }
         """, transport: routed())
         #expect(paths(outcome.requests) == ["/c", "/d"])
-        #expect(outcome.steps[0].outcome.skipReason == "condition is false")
-        #expect(outcome.steps[1].outcome.skipReason == "condition is false")
+        #expect(outcome.steps[0].outcome.skipReason?.description == "condition is false")
+        #expect(outcome.steps[1].outcome.skipReason?.description == "condition is false")
         #expect(outcome.result.passed, "a skipped step is not a failure")
     }
 
@@ -232,7 +232,7 @@ private func paths(_ requests: [HTTPRequest]) -> [String] {
           - { request: { url: /after } }
         """, transport: routed())
         #expect(paths(outcome.requests) == ["/status/200", "/status/500", "/status/204"])
-        #expect(outcome.steps[3].outcome.skipReason == "an earlier step failed")
+        #expect(outcome.steps[3].outcome.skipReason?.description == "an earlier step failed")
     }
 }
 
@@ -339,7 +339,7 @@ private func paths(_ requests: [HTTPRequest]) -> [String] {
         #expect(outcome.requests.isEmpty)
         #expect(outcome.steps.first?.outcome.error?.message == "unknown variable 'nope'")
         starts(outcome.steps.first?.outcome.error?.location, at: "nope", in: yaml)
-        #expect(outcome.steps.last?.outcome.skipReason != nil)
+        #expect(outcome.steps.last?.outcome.skipReason?.description != nil)
     }
 
     @Test func unknownVariableInARequestNamesItWithItsPositionInTheFile() async throws {
@@ -384,7 +384,7 @@ private func paths(_ requests: [HTTPRequest]) -> [String] {
         #expect(outcome.steps.first?.attempts.count == 1)
         #expect(outcome.steps.first?.attempts.first?.error?.kind == kind.description)
         #expect(outcome.steps.first?.attempts.first?.request.url == "http://h/a")
-        #expect(outcome.steps[1].outcome.skipReason == "an earlier step failed")
+        #expect(outcome.steps[1].outcome.skipReason?.description == "an earlier step failed")
         #expect(!outcome.result.passed)
     }
 
@@ -466,7 +466,7 @@ private func paths(_ requests: [HTTPRequest]) -> [String] {
         let result = await Engine(transport: routed(), settings: settings).run([failing, other])
         // The one not started is reported, every step skipped, so reports list the same test cases every run.
         #expect(result.workflows.map(\.name) == ["failing", "other"])
-        #expect(result.workflows.last?.steps.map(\.outcome.skipReason) == ["not run: --fail-fast"])
+        #expect(result.workflows.last?.steps.map(\.outcome.skipReason?.description) == ["not run: --fail-fast"])
         #expect(!result.interrupted)
     }
 }

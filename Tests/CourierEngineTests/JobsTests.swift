@@ -130,12 +130,12 @@ import Testing
         let cancelled = result.workflows[0].steps
         #expect(cancelled.map(\.name) == ["wait", "after", "clean"])
         // Cancelled in flight: skipped, not errored (it did not fail).
-        #expect(cancelled[0].outcome.skipReason == "cancelled: --fail-fast" && cancelled[0].outcome.error == nil)
-        #expect(cancelled[1].outcome.skipReason == "cancelled: --fail-fast")
+        #expect(cancelled[0].outcome.skipReason?.description == "cancelled: --fail-fast" && cancelled[0].outcome.error == nil)
+        #expect(cancelled[1].outcome.skipReason?.description == "cancelled: --fail-fast")
         #expect(cancelled[2].outcome.isPassed, "teardown still runs")
         #expect(!result.workflows[1].passed)
         for notRun in result.workflows[2...] {
-            #expect(notRun.steps.map(\.outcome.skipReason) == ["not run: --fail-fast", "not run: --fail-fast", "not run: --fail-fast"])
+            #expect(notRun.steps.map(\.outcome.skipReason?.description) == ["not run: --fail-fast", "not run: --fail-fast", "not run: --fail-fast"])
         }
     }
 }

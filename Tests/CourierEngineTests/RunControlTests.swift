@@ -68,11 +68,11 @@ import Testing
         guard case .errored(let error) = steps[1].outcome else { Issue.record("slow one: \(steps[1].outcome)"); return }
         #expect(error.type == "cancelled" && error.message == "interrupted by SIGTERM")
         guard case .skipped(let reason) = steps[2].outcome else { Issue.record("never sent: \(steps[2].outcome)"); return }
-        #expect(reason == "interrupted by SIGTERM")
+        #expect(reason.description == "interrupted by SIGTERM")
         guard case .errored(let cut) = steps[3].outcome else { Issue.record("hangs: \(steps[3].outcome)"); return }
         #expect(cut.message == "interrupted by SIGTERM; teardown stopped at its 2500 ms deadline")
         guard case .skipped(let after) = steps[4].outcome else { Issue.record("after: \(steps[4].outcome)"); return }
-        #expect(after.contains("deadline"))
+        #expect(after.description.contains("deadline"))
 
         let partial = try #require(partials.withLock { $0 }.first)
         #expect(partials.withLock { $0.count } == 1)

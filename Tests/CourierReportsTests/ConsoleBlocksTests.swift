@@ -9,7 +9,7 @@ import Testing
 /// live, the others whole, in the order they started, whatever order their events come in.
 @Suite struct ConsoleBlocksTests {
     private func step(_ name: String) -> StepResult {
-        StepResult(name: name, phase: .steps, outcome: .skipped(reason: "test"))
+        StepResult(name: name, phase: .steps, outcome: .skipped(reason: .recorded("test")))
     }
 
     private func finished(_ file: String, _ steps: [String]) -> RunEvent {

@@ -44,7 +44,7 @@ import Testing
                        captures: [CapturedValue(name: "c", value: .array([.null, .bool(true)]), secret: true)],
                        startedAt: Timestamp(microsecondsSince1970: 4), durationMicroseconds: 6),
             StepResult(name: "b", phase: .steps, outcome: .failed([expectation])),
-            StepResult(name: "c", phase: .teardown, outcome: .errored(StepError(type: "template", message: "m", hint: "h",
+            StepResult(name: "c", phase: .teardown, outcome: .errored(StepError(.template, message: "m", hint: "h",
                                                                                   location: range, details: "d"))),
             StepResult(name: "d", phase: .auth, outcome: .skipped(reason: SkipReason.conditionFalse)),
         ]

@@ -54,9 +54,9 @@ import Glibc
             StepResult(name: "fails \(marked)", phase: .steps, outcome: .failed([failure]), attempts: [attempt, last],
                        captures: [CapturedValue(name: "plain", value: .string(marked), secret: false)]),
             StepResult(name: "errs \(marked)", phase: .steps,
-                       outcome: .errored(StepError(type: "transport", message: "reset & \(marked)", hint: "hint \(marked)")),
+                       outcome: .errored(StepError(.transfer("transport"), message: "reset & \(marked)", hint: "hint \(marked)")),
                        attempts: [last]),
-            StepResult(name: "skips \(marked)", phase: .steps, outcome: .skipped(reason: "because \(marked)")),
+            StepResult(name: "skips \(marked)", phase: .steps, outcome: .skipped(reason: .recorded("because \(marked)"))),
         ]
         let workflow = WorkflowResult(file: "flows/\(marked).yaml", name: "flow \(marked)", description: "about \(marked)", steps: steps)
         return RunResult(workflows: [workflow], durationMicroseconds: 9_000)

@@ -125,7 +125,7 @@ import Glibc
         #expect(console.text.contains("token: \"***\" ]"))
         expectNoPart(in: console.text, "stderr")
 
-        let error = StepError(type: "invalid_workflow", message: "unexpected ']'", location: range, details: rendered)
+        let error = StepError(.invalidWorkflow, message: "unexpected ']'", location: range, details: rendered)
         let run = RunResult(workflows: [WorkflowResult(file: "bad.yaml", name: "bad.yaml",
                                                        steps: [StepResult(name: "validate", phase: .setup, outcome: .errored(error))])],
                             durationMicroseconds: 0)

@@ -130,7 +130,7 @@ final class AttemptRunner {
             events.attemptRetried(step: attempts.displayName, next)
             // Ctrl-C (or --fail-fast) during the wait ends the step at once.
             do { try await plan.sleeper.sleep(for: next.wait) } catch {
-                deciding.error = StepError(type: "cancelled", message: "\(stopping.stopReason) while waiting to retry",
+                deciding.error = StepError(.cancelled, message: "\(stopping.stopReason) while waiting to retry",
                                            location: request.range)
                 return .attempt(deciding)
             }
@@ -181,7 +181,7 @@ final class AttemptRunner {
             httpRequest.options.recordSentRequests = plan.requests.recordSentRequests
             harvester.built(httpRequest, applied: applied)
         } catch {
-            return AttemptOutcome(error: StepError(type: "template", message: error.message, location: error.range))
+            return AttemptOutcome(error: StepError(.template, message: error.message, location: error.range))
         }
         let start = clock.elapsedMicroseconds()
         switch await plan.delivery.deliver(httpRequest, shielded: stopping.isCleaningUp(phase)) {
@@ -214,7 +214,7 @@ final class AttemptRunner {
         let text = TransportErrorText.describe(error)
         var message = text.message
         if error.kind == .cancelled, let reason = stopping.cancelledTransferReason(in: phase) { message = reason }
-        var outcome = AttemptOutcome(record: attempt, error: StepError(type: error.kind.description, message: message,
+        var outcome = AttemptOutcome(record: attempt, error: StepError(StepError.Kind(error.kind), message: message,
                                                                        hint: text.hint, location: location))
         outcome.method = request.method
         outcome.transportError = error.kind

@@ -5,14 +5,14 @@ import CourierWorkflow
 /// a run plan's choice (``RunPlan/placeholders()``), one per workflow run.
 protocol PlaceholderPolicy: AnyObject {
     /// Why `step` is reported skipped rather than rendered, or nil to run it.
-    func notRenderedReason(for step: Step) -> String?
+    func notRenderedReason(for step: Step) -> SkipReason?
     /// The values of `captures` for an attempt whose request was not sent.
     func values(standingInFor captures: [Capture]) -> [CapturedValue]
 }
 
 /// A real run: every capture comes from a response, and every step can be decided.
 final class NoPlaceholders: PlaceholderPolicy {
-    func notRenderedReason(for step: Step) -> String? { nil }
+    func notRenderedReason(for step: Step) -> SkipReason? { nil }
     func values(standingInFor captures: [Capture]) -> [CapturedValue] { [] }
 }
 
@@ -22,7 +22,7 @@ final class DryRunPlaceholders: PlaceholderPolicy {
     /// The names that hold a placeholder, and `steps`, whose values come from responses.
     private(set) var names: Set<String> = ["steps"]
 
-    func notRenderedReason(for step: Step) -> String? {
+    func notRenderedReason(for step: Step) -> SkipReason? {
         if let condition = step.condition, let reason = DryRun.notRenderedReason("if", condition, captures: names) {
             return reason
         }

@@ -1,4 +1,5 @@
 import CourierJSON
+import CourierResults
 import CourierWorkflow
 
 /// `--dry-run`: requests are built and recorded but not sent. A capture cannot be
@@ -13,21 +14,21 @@ enum DryRun {
     }
 
     /// The skip reason of a step whose `if`/`for_each` reads a capture, or nil.
-    static func notRenderedReason(_ key: String, _ expression: Expression, captures: Set<String>) -> String? {
+    static func notRenderedReason(_ key: String, _ expression: Expression, captures: Set<String>) -> SkipReason? {
         let read = variables(in: expression).filter(captures.contains).sorted()
         guard let first = read.first else { return nil }
-        return "not rendered (--dry-run): \(key) depends on capture \(first)"
+        return .notRendered(what: key, capture: first)
     }
 
     /// The skip reason of an include whose `vars` or templated path reads a capture, or nil.
-    static func notRenderedReason(_ include: Include, captures: Set<String>) -> String? {
+    static func notRenderedReason(_ include: Include, captures: Set<String>) -> SkipReason? {
         for definition in include.vars {
             if let first = variables(in: definition.value).filter(captures.contains).sorted().first {
-                return "not rendered (--dry-run): include var \(definition.name) depends on capture \(first)"
+                return .notRendered(what: "include var \(definition.name)", capture: first)
             }
         }
         if let first = variables(in: include.path).filter(captures.contains).sorted().first {
-            return "not rendered (--dry-run): include path depends on capture \(first)"
+            return .notRendered(what: "include path", capture: first)
         }
         return nil
     }

@@ -118,7 +118,7 @@ package struct Engine: Sendable {
     /// Each workflow's steps as skipped with `reason`, named as a run would name them, for the
     /// reports of a run that never started (another workflow is invalid): CI keeps each test
     /// case's history instead of seeing the suite vanish. Sends nothing, emits no event.
-    package static func notRun(_ workflows: [Workflow], reason: String, settings: RunSettings) -> [WorkflowResult] {
+    package static func notRun(_ workflows: [Workflow], reason: SkipReason, settings: RunSettings) -> [WorkflowResult] {
         let engine = Engine(transport: NothingSent(), settings: settings)
         let clock = RunClock(clock: engine.clock)
         let plan = RunPlan(engine: engine)
@@ -130,7 +130,7 @@ package struct Engine: Sendable {
 
     /// A workflow that never starts, announced and reported with every step skipped for `reason`.
     private func reportNotRun(_ workflow: Workflow, index: Int, plan: RunPlan, clock: RunClock, stop: RunStop,
-                              reason: String) -> WorkflowResult {
+                              reason: SkipReason) -> WorkflowResult {
         announce(workflow, index: index)
         return WorkflowRunner(workflow: workflow, index: index, engine: self, plan: plan, clock: clock, stop: stop)
             .reportNotRun(reason: reason)

@@ -26,7 +26,7 @@ final class IncludeRunner {
 
     /// Why an include could not run: reported as the include step's own error.
     private struct Failure: Error {
-        let type: String
+        let kind: StepError.Kind
         let message: String
         let location: SourceRange?
     }
@@ -42,7 +42,7 @@ final class IncludeRunner {
         } catch {
             log.record(StepResult(name: log.fullName(of: step, in: context, iteration: iteration), phase: phase, location: step.range,
                                   iteration: iteration,
-                                  outcome: .errored(StepError(type: error.type, message: error.message,
+                                  outcome: .errored(StepError(error.kind, message: error.message,
                                                               location: error.location ?? include.range)),
                                   startedAt: clock.timestamp(at: start), durationMicroseconds: clock.elapsedMicroseconds(since: start)))
             return true
@@ -54,7 +54,7 @@ final class IncludeRunner {
         let label = step.name.flatMap { try? state.renderer.string($0) } ?? file.displayName
         let numbered = iteration.map { "\(label) [\($0)]" } ?? label
         let innerContext = context.entering(directory: file.directory, label: numbered, file: file.path)
-        var reason: String? = nil
+        var reason: SkipReason? = nil
         let failed = await steps.runPhase(file.steps, phase: phase, context: innerContext, skipReason: &reason)
         for (name, previous, captures) in shadowed where state.captureDefinitions[name, default: 0] == captures {
             // No capture inside defined it again: the include's value goes, what was there comes back.
@@ -74,7 +74,7 @@ final class IncludeRunner {
                 values.append((definition.name, value))
                 inner.scope[definition.name] = value
             } catch {
-                throw Failure(type: "template", message: error.message, location: error.range)
+                throw Failure(kind: .template, message: error.message, location: error.range)
             }
         }
         return values
@@ -85,7 +85,7 @@ final class IncludeRunner {
         if let resolved = include.resolved { return resolved }
         let written: String
         do { written = try state.renderer.string(include.path) } catch {
-            throw Failure(type: "template", message: error.message, location: error.range)
+            throw Failure(kind: .template, message: error.message, location: error.range)
         }
         let path = FilePaths.resolve(written, against: context.directory)
         let names = Set(state.scope.variables.keys).union(varNames)
@@ -105,14 +105,14 @@ final class IncludeRunner {
         case .failure(let list):
             let errors = list.diagnostics.filter { $0.severity == .error }
             let more = errors.count > 1 ? " (and \(errors.count - 1) more)" : ""
-            return .failure(Failure(type: "include", message: "include '\(written)': \(errors.first?.message ?? "cannot be loaded")" + more,
+            return .failure(Failure(kind: .include, message: "include '\(written)': \(errors.first?.message ?? "cannot be loaded")" + more,
                                     location: errors.first?.range ?? pathRange))
         case .success(let loaded):
             let problems = VariableChecker.check(steps: loaded.steps, definedNames: definedNames, stepIDs: stepIDs)
                 .filter { $0.severity == .error }
             if let first = problems.first {
                 let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
-                return .failure(Failure(type: "template", message: "include '\(written)': \(first.message)\(more)", location: first.range))
+                return .failure(Failure(kind: .template, message: "include '\(written)': \(first.message)\(more)", location: first.range))
             }
             return .success(loaded)
         }

@@ -34,22 +34,22 @@ final class LoginFlow {
         let suffix = session.beginLogin()
         let context = StepContext(directory: directory, prefix: "auth › ", chain: [file], inLogin: true, suffix: suffix)
         let before = log.results.count
-        var reason: String? = nil
+        var reason: SkipReason? = nil
         let failed = await steps.runPhase(session.flow.login, phase: .auth, context: context, skipReason: &reason)
         let failedEntry = log.results[before...].first { $0.outcome.isProblem }
         // Interrupted or cancelled (--fail-fast) before the login was done: not a failed
         // login, and no credentials either; the next step that needs them logs in again.
-        if case .errored(let error)? = failedEntry?.outcome, error.type == "cancelled" {
-            return StepError(type: "cancelled", message: error.message, location: error.location)
+        if case .errored(let error)? = failedEntry?.outcome, error.kind == .cancelled {
+            return StepError(.cancelled, message: error.message, location: error.location)
         }
         if !failed, let reason {
-            return StepError(type: "cancelled", message: reason, location: session.flow.range)
+            return StepError(.cancelled, message: reason.description, location: session.flow.range)
         }
         guard failed else {
             session.loginPassed()
             return nil
         }
-        let error = StepError(type: "login_failed", message: Self.failureMessage(failedEntry),
+        let error = StepError(.loginFailed, message: Self.failureMessage(failedEntry),
                               location: failedEntry?.location ?? session.flow.range)
         session.loginFailed(error)
         return error

@@ -23,7 +23,7 @@ final class ResultLog {
 
     /// Reports a step skipped; an include's steps are reported one by one
     /// when its file is known, so a report lists the same testcases every run.
-    func skip(_ step: Step, phase: StepPhase, context: StepContext, reason: String) {
+    func skip(_ step: Step, phase: StepPhase, context: StepContext, reason: SkipReason) {
         if case .include(let include) = step.action, let file = include.resolved, !file.steps.isEmpty {
             let label = step.name.map { TemplateSource.text(of: $0) } ?? file.displayName
             let inner = context.entering(directory: file.directory, label: label, file: file.path)
@@ -36,7 +36,7 @@ final class ResultLog {
     /// Reports a step whose `if`, `for_each` or `name` could not be evaluated.
     func errored(_ step: Step, phase: StepPhase, context: StepContext, _ error: EvaluationError) {
         record(StepResult(name: fullName(of: step, in: context), phase: phase, location: step.range,
-                          outcome: .errored(StepError(type: "template", message: error.message, location: error.range))))
+                          outcome: .errored(StepError(.template, message: error.message, location: error.range))))
     }
 
     /// `login › log in`, `auth › log in (2)`: the name reports show, with its include and login

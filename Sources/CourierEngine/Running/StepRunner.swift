@@ -32,7 +32,7 @@ final class StepRunner {
     /// Runs steps in order; returns whether any failed. Once `skipReason` is
     /// set the rest are reported skipped, except in teardown, where every step runs.
     @discardableResult
-    func runPhase(_ steps: [Step], phase: StepPhase, context: StepContext, skipReason: inout String?) async -> Bool {
+    func runPhase(_ steps: [Step], phase: StepPhase, context: StepContext, skipReason: inout SkipReason?) async -> Bool {
         var anyFailed = false
         for step in steps {
             if !stopping.isCleaningUp(phase) {
@@ -54,8 +54,8 @@ final class StepRunner {
             let goOn = phase == .steps && (step.continueOnFailure ?? state.workflow.continueOnFailure) && !loginFailed
             if failed && !goOn && phase != .teardown {
                 skipReason = Task.isCancelled ? stopping.stopReason
-                    : loginFailed ? "login failed"
-                    : (phase == .setup ? "setup failed" : "an earlier step failed")
+                    : loginFailed ? .loginFailed
+                    : (phase == .setup ? .setupFailed : .earlierStepFailed)
             }
         }
         return anyFailed
@@ -70,7 +70,7 @@ final class StepRunner {
         if let condition = step.condition {
             do {
                 guard try state.renderer.condition(condition) else {
-                    log.skip(step, phase: phase, context: context, reason: "condition is false")
+                    log.skip(step, phase: phase, context: context, reason: .conditionFalse)
                     return false
                 }
             } catch {

@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierResults
 
 /// How a transport error reads in Courier's output: `CourierHTTP` words its errors
 /// neutrally, and this names the settings the way workflows and the command line
@@ -56,5 +57,13 @@ package enum TransportErrorText {
         default:
             nil
         }
+    }
+}
+
+extension StepError.Kind {
+    /// A failed transfer's kind: a cancelled one is the engine's own `cancelled` (a signal or
+    /// `--fail-fast` stopped it), any other is named as the HTTP client names it.
+    init(_ kind: HTTPError.Kind) {
+        self = kind == .cancelled ? .cancelled : .transfer(kind.description)
     }
 }

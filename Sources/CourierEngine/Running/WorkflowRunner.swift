@@ -45,11 +45,11 @@ final class WorkflowRunner {
     /// Runs the workflow. The engine has announced its start already.
     func run() async -> WorkflowResult {
         let start = clock.elapsedMicroseconds()
-        var reason: String? = nil
+        var reason: SkipReason? = nil
         if let error = defineVariables() {
             log.record(StepResult(name: "variables", phase: .setup, location: error.range,
-                                  outcome: .errored(StepError(type: "template", message: error.message, location: error.range))))
-            reason = "the workflow's variables could not be evaluated"
+                                  outcome: .errored(StepError(.template, message: error.message, location: error.range))))
+            reason = .variablesFailed
         }
         let top = StepContext.top(of: workflow)
         await steps.runPhase(workflow.setup, phase: .setup, context: top, skipReason: &reason)
@@ -60,14 +60,14 @@ final class WorkflowRunner {
         // after an interruption.
         events.teardownStarting()
         stopping.teardownStarted()
-        var noSkip: String? = nil
+        var noSkip: SkipReason? = nil
         await steps.runPhase(workflow.teardown, phase: .teardown, context: top, skipReason: &noSkip)
         return finish(startedAt: clock.timestamp(at: start), durationMicroseconds: clock.elapsedMicroseconds(since: start))
     }
 
     /// Reports every step skipped (setup, steps, teardown) for a workflow that never started
     /// (the engine has announced it).
-    func reportNotRun(reason: String) -> WorkflowResult {
+    func reportNotRun(reason: SkipReason) -> WorkflowResult {
         let top = StepContext.top(of: workflow)
         for (steps, phase) in [(workflow.setup, StepPhase.setup), (workflow.steps, .steps), (workflow.teardown, .teardown)] {
             for step in steps { log.skip(step, phase: phase, context: top, reason: reason) }

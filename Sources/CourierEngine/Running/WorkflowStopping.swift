@@ -33,33 +33,31 @@ final class WorkflowStopping {
     }
 
     /// `interrupted by SIGTERM` (or `interrupted` when the task was cancelled without a reason).
-    var interruptedReason: String {
-        (control.interruption ?? .cancelled).description
+    var interruptedReason: SkipReason {
+        .interrupted(control.interruption ?? .cancelled)
     }
 
     /// Why this workflow's task was cancelled: a signal (or the caller), else `--fail-fast`.
     /// A signal wins: the user asked to stop, whatever else was going on.
-    var stopReason: String {
+    var stopReason: SkipReason {
         if control.interruption == nil && stop.isFailFast { return RunStop.cancelledReason }
         return interruptedReason
     }
 
-    var teardownDeadlineReason: String {
-        let (seconds, attoseconds) = control.teardownGrace.components
-        let grace = attoseconds == 0 ? "\(seconds) s" : "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
-        return "\(interruptedReason); teardown stopped at its \(grace) deadline"
+    var teardownDeadlineReason: SkipReason {
+        .teardownDeadline(control.interruption ?? .cancelled, grace: control.teardownGrace)
     }
 
     /// Why a wait (`delay:`) or a transfer of this phase was cut short.
-    func reasonCutShort(in phase: StepPhase) -> String {
+    func reasonCutShort(in phase: StepPhase) -> SkipReason {
         isCleaningUp(phase) && deadlinePassed ? teardownDeadlineReason : stopReason
     }
 
     /// What a cancelled transfer says: the signal, the teardown deadline that followed it,
     /// or --fail-fast; nil when it was cancelled for none of those (the transport's own words stand).
     func cancelledTransferReason(in phase: StepPhase) -> String? {
-        if isCleaningUp(phase) && deadlinePassed { return teardownDeadlineReason }
-        if Task.isCancelled || control.interruption != nil { return stopReason }
+        if isCleaningUp(phase) && deadlinePassed { return teardownDeadlineReason.description }
+        if Task.isCancelled || control.interruption != nil { return stopReason.description }
         return nil
     }
 
@@ -67,7 +65,7 @@ final class WorkflowStopping {
     /// did not fail: it is skipped, `cancelled: --fail-fast`, not errored, so CI shows no red
     /// test that never failed. A signal's cancellation stays an error (the run was stopped).
     func skippedIfFailFastCancelled(_ outcome: StepOutcome) -> StepOutcome {
-        guard case .errored(let error) = outcome, error.type == "cancelled", control.interruption == nil,
+        guard case .errored(let error) = outcome, error.kind == .cancelled, control.interruption == nil,
               stop.isFailFast else { return outcome }
         return .skipped(reason: RunStop.cancelledReason)
     }

@@ -152,7 +152,7 @@ package enum HTMLReport {
             dim.append(request)
         }
         if step.attempts.count > 1 { dim.append("\(step.attempts.count) attempts") }
-        if case .skipped(let reason) = step.outcome { dim.append(reason) }
+        if case .skipped(let reason) = step.outcome { dim.append(reason.description) }
         if !step.attempts.isEmpty || step.durationMicroseconds > 0 { dim.append(duration(step.durationMicroseconds)) }
         if let location = step.location { dim.append("\(location.start.file):\(location.start.line)") }
         if !dim.isEmpty { html += "<span class=\"dim\">\(context.text(dim.joined(separator: " · ")))</span>" }

@@ -298,7 +298,7 @@ enum RunCommand {
         let workflows = order.map { file in
             let found = byFile[file] ?? []
             let first = found.first
-            let error = StepError(type: "invalid_workflow",
+            let error = StepError(.invalidWorkflow,
                                   message: (first?.message ?? "invalid workflow") + (found.count > 1 ? " (and \(found.count - 1) more)" : ""),
                                   location: first?.range, details: renderer.render(found))
             let step = StepResult(name: stepName, phase: .setup, location: first?.range, outcome: .errored(error))

@@ -57,8 +57,8 @@ import Testing
         #expect(placeholders.notRenderedReason(for: workflow.steps[1]) == nil)
         let values = placeholders.values(standingInFor: workflow.steps[0].capture)
         #expect(values.map(\.value) == [.string("<capture: token>")])
-        #expect(placeholders.notRenderedReason(for: workflow.steps[1]) == "not rendered (--dry-run): if depends on capture token")
-        #expect(placeholders.notRenderedReason(for: workflow.steps[2]) == "not rendered (--dry-run): for_each depends on capture steps")
+        #expect(placeholders.notRenderedReason(for: workflow.steps[1])?.description == "not rendered (--dry-run): if depends on capture token")
+        #expect(placeholders.notRenderedReason(for: workflow.steps[2])?.description == "not rendered (--dry-run): for_each depends on capture steps")
         #expect(placeholders.notRenderedReason(for: workflow.steps[3]) == nil)
         // A real run decides every step and has no placeholders.
         #expect(NoPlaceholders().notRenderedReason(for: workflow.steps[1]) == nil)

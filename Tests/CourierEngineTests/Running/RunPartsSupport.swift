@@ -30,8 +30,8 @@ struct RunParts {
 
     /// Runs the workflow's `steps:` as one phase; returns whether any failed and the skip reason it ended with.
     func runSteps() async -> (failed: Bool, skipReason: String?) {
-        var reason: String? = nil
+        var reason: SkipReason? = nil
         let failed = await steps.runPhase(workflow.steps, phase: .steps, context: top, skipReason: &reason)
-        return (failed, reason)
+        return (failed, reason?.description)
     }
 }

@@ -16,7 +16,7 @@ import Testing
         #expect(failed)
         #expect(reason == "an earlier step failed")
         #expect(parts.results.map(\.name) == ["one", "two"])
-        #expect(parts.results[1].outcome.skipReason == "an earlier step failed")
+        #expect(parts.results[1].outcome.skipReason?.description == "an earlier step failed")
     }
 
     @Test func continueOnFailureRunsTheNextStepAndLeavesNoSkipReason() async throws {
@@ -43,7 +43,7 @@ import Testing
         let (failed, _) = await parts.runSteps()
         #expect(!failed)
         #expect(transport.requests.isEmpty)
-        #expect(parts.results.first?.outcome.skipReason == "condition is false")
+        #expect(parts.results.first?.outcome.skipReason?.description == "condition is false")
     }
 
     @Test func forEachRunsEachItemNumberedAndRestoresItemAndIndex() async throws {
@@ -85,11 +85,11 @@ import Testing
                   - { name: one, request: { url: "http://api/1" } }
                 """, transport: transport, control: control)
             withUnsafeCurrentTask { $0?.cancel() }
-            return (await parts.runSteps().skipReason, parts.results)
+            return (await parts.runSteps().skipReason?.description, parts.results)
         }.value
         #expect(transport.requests.isEmpty)
         #expect(reason == "interrupted by SIGTERM")
-        #expect(results.first?.outcome.skipReason == "interrupted by SIGTERM")
+        #expect(results.first?.outcome.skipReason?.description == "interrupted by SIGTERM")
     }
 
     @Test func delayWaitsOnTheSleeperItIsHanded() async throws {
@@ -115,11 +115,11 @@ import Testing
                   - { name: later, delay: 10s, request: { url: "http://api/1" } }
                 """, transport: transport, control: control, sleeper: ManualClock())
             withUnsafeCurrentTask { $0?.cancel() }
-            var reason: String? = nil
+            var reason: SkipReason? = nil
             await parts.steps.runPhase(parts.workflow.teardown, phase: .teardown, context: parts.top, skipReason: &reason)
             return parts.results
         }.value
         #expect(transport.requests.isEmpty)
-        #expect(results.first?.outcome.skipReason == "interrupted by SIGINT")
+        #expect(results.first?.outcome.skipReason?.description == "interrupted by SIGINT")
     }
 }
