@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "CourierResultsTests", dependencies: ["CourierResults", "CourierDiagnostics"]),
         .testTarget(name: "CourierReportsTests", dependencies: ["CourierReports", "CourierResults", "CourierSecrets", "CourierDiagnostics", "CourierJSON"]),
         // Unit tests of the command-line target's own logic (ignore rules).
-        .testTarget(name: "CourierCLITests", dependencies: ["courier"]),
+        .testTarget(name: "CourierCLITests", dependencies: ["courier", "CourierResults"]),
         .testTarget(name: "IntegrationTests", dependencies: ["CourierJSON", "Courier"]),
     ]
 )

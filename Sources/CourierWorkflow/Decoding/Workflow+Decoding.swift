@@ -43,24 +43,18 @@ extension WorkflowDecoder {
     /// A literal secret (or a literal leaf of a structured one) too short to mask is an
     /// error at its value; templated ones are checked when they are computed.
     private func checkSecretLength(_ definition: VariableDefinition) {
-        var pending: [(name: String, value: TemplateValue)] = [(definition.name, definition.value)]
-        while let (name, value) = pending.popLast() {
-            let text: String?
+        let short = SecretLength.shortLeaves(of: definition.value, named: definition.name) { value in
             switch value.kind {
-            case .null, .bool: text = nil
-            case .number(let written, _): text = written
-            case .string(let template): text = template.literalText
-            case .array(let items):
-                text = nil
-                // Reversed: the stack then reports the first item first.
-                pending += items.enumerated().reversed().map { ("\(name)[\($0.offset)]", $0.element) }
-            case .object(let pairs):
-                text = nil
-                pending += pairs.reversed().map { ("\(name).\($0.key)", $0.value) }
+            case .null, .bool: .none
+            case .number(let written, _): .text(written)
+            // A template is checked once computed; only literal text is known now.
+            case .string(let template): template.literalText.map { .text($0) } ?? .none
+            case .array(let items): .list(items)
+            case .object(let pairs): .map(pairs.map { ($0.key, $0.value) })
             }
-            if let text, SecretLength.isTooShort(text) {
-                error(SecretLength.tooShortMessage(name: name, length: text.count), at: value.range)
-            }
+        }
+        for (name, length, value) in short {
+            error(SecretLength.tooShortMessage(name: name, length: length), at: value.range)
         }
     }
 }

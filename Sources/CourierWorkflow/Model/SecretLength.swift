@@ -25,18 +25,45 @@ package enum SecretLength {
     /// The first string or number leaf of `value` that is too short to mask, with its path
     /// (`creds.b[1]`), for a secret's value known only once computed or given on the command line.
     package static func firstShortLeaf(of value: JSONValue, named name: String) -> (path: String, length: Int)? {
-        // A stack, not recursion: values may be nested 512 deep.
-        var pending = [(name, value)]
-        while let (path, value) = pending.popLast() {
+        shortLeaves(of: value, named: name, first: true) { value in
             switch value {
-            case .string(let s) where isTooShort(s): return (path, s.count)
-            case .number(let n) where isTooShort(n.text): return (path, n.text.count)
-            case .array(let items): pending += items.enumerated().reversed().map { ("\(path)[\($0.offset)]", $0.element) }
-            case .object(let object): pending += zip(object.keys, object.values).reversed().map { ("\(path).\($0.0)", $0.1) }
-            default: break
+            case .string(let s): .text(s)
+            case .number(let n): .text(n.text)
+            case .array(let items): .list(items)
+            case .object(let object): .map(Array(zip(object.keys, object.values)))
+            case .null, .bool: .none
+            }
+        }.first.map { ($0.path, $0.length) }
+    }
+
+    /// What a secret's value is made of, as ``shortLeaves(of:named:first:parts:)`` walks it.
+    package enum Part<Node> {
+        /// A leaf that is masked as text (a string, or a number as written).
+        case text(String)
+        case list([Node])
+        case map([(key: String, value: Node)])
+        /// A leaf that is never masked (`null`, `true`).
+        case none
+    }
+
+    /// The leaves of a secret's value too short to mask, in written order, each with its path
+    /// (`creds.b[1]`): one walk for a value as written (at load) and as computed (at run time).
+    package static func shortLeaves<Node>(of root: Node, named name: String, first: Bool = false,
+                                          parts: (Node) -> Part<Node>) -> [(path: String, length: Int, node: Node)] {
+        var found: [(path: String, length: Int, node: Node)] = []
+        // A stack, not recursion: values may be nested 512 deep. Reversed: the first item comes off first.
+        var pending = [(name, root)]
+        while let (path, node) = pending.popLast() {
+            switch parts(node) {
+            case .text(let text) where isTooShort(text):
+                found.append((path, text.count, node))
+                if first { return found }
+            case .list(let items): pending += items.enumerated().reversed().map { ("\(path)[\($0.offset)]", $0.element) }
+            case .map(let pairs): pending += pairs.reversed().map { ("\(path).\($0.key)", $0.value) }
+            case .text, .none: break
             }
         }
-        return nil
+        return found
     }
 
     /// The warning for a `secret: true` capture shorter than ``minimum``.
