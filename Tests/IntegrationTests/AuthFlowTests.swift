@@ -7,7 +7,7 @@ import Testing
 /// (`/flow/token`, `/flow/protected`, `/flow/stats`), per key, so tests running at once never
 /// see each other's. Goldens: Tests/Goldens/auth/<name>.txt, re-recorded with
 /// `COURIER_RECORD=1` (review the diff).
-@Suite(.testServer)
+@Suite(.testServer, .inBothThreadingModes)
 struct AuthFlowTests {
     static let goldens = Paths.packageRoot.appendingPathComponent("Tests/Goldens/auth")
 

@@ -5,7 +5,7 @@ import Testing
 /// reports in path order; `--fail-fast` cancels the running ones and reports the rest
 /// "not run"; a signal is still an interruption. Golden: Tests/Goldens/jobs/<name>.txt,
 /// re-recorded with `COURIER_RECORD=1` (review the diff).
-@Suite(.testServer)
+@Suite(.testServer, .inBothThreadingModes)
 struct JobsTests {
     static let goldens = Paths.packageRoot.appendingPathComponent("Tests/Goldens/jobs")
 

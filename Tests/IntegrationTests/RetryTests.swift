@@ -3,7 +3,7 @@ import Testing
 
 /// Section 10: retries and polling, run by the built binary against the test server.
 /// Every key is unique per test: the server's counters are per key, and tests run in parallel.
-@Suite(.testServer)
+@Suite(.testServer, .inBothThreadingModes)
 struct RetryTests {
     private func uniqueKey(_ name: String) -> String { "\(name)-\(UUID().uuidString.prefix(8))" }
 

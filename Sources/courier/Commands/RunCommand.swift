@@ -213,8 +213,11 @@ enum RunCommand {
         // runs on the thread driving transfers: between its requests no other transfer
         // exists to stall, and no thread hop per request keeps it near curl's speed
         // (Benchmarks/http); large bodies are still checked elsewhere (heavyWorkExecutor).
+        // `COURIER_ENGINE_EXECUTORS=always` gives even one workflow an engine thread: the test
+        // suite runs the jobs, auth and retry tests that way too, so both modes are tested.
         let slots = max(1, min(settings.jobs, workflows.count))
-        let engineExecutors = slots > 1 ? (0..<slots).map { EngineExecutor(name: "courier.engine.\($0)") } : []
+        let forced = ProcessInfo.processInfo.environment["COURIER_ENGINE_EXECUTORS"] == "always"
+        let engineExecutors = slots > 1 || forced ? (0..<slots).map { EngineExecutor(name: "courier.engine.\($0)") } : []
         defer { for executor in engineExecutors { executor.stop() } }
         engine.executors = engineExecutors
         if engineExecutors.isEmpty { engine.heavyWorkExecutor = globalConcurrentExecutor }

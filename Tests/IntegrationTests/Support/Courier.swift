@@ -3,6 +3,9 @@ import Testing
 
 /// Runs the built `courier` executable.
 enum Courier {
+    /// Set by ``BothThreadingModes``: the run uses engine threads even for one workflow.
+    @TaskLocal static var engineExecutorsForced = false
+
     /// `courier ARGS...` in `directory`, with a clean, proxy-free, colour-free environment plus
     /// `environment`. Killed after `timeout`.
     ///
@@ -33,6 +36,7 @@ enum Courier {
         env["no_proxy"] = "127.0.0.1,localhost"
         env["NO_PROXY"] = "127.0.0.1,localhost"
         env["NO_COLOR"] = "1"
+        if engineExecutorsForced { env["COURIER_ENGINE_EXECUTORS"] = "always" }
         env.merge(environment) { _, new in new }
         let binary = try binary ?? Paths.courierBinary()
         let (report, arguments) = JSONReportHook.plan(arguments, in: directory, check: jsonReport)
