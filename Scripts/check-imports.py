@@ -8,6 +8,9 @@ does not declare (it builds today only because another dependency drags it in), 
 that none of its files imports. System modules (Foundation, Testing, Glibc, ...) are not
 declared in Package.swift and are not checked.
 
+It also fails when a target reaches, directly or through its dependencies, a module FORBIDDEN
+says it must not: the arrows of docs' architecture point one way.
+
 Usage: Scripts/check-imports.py [PACKAGE_DIR]   (default: the directory above this script)
 """
 import os
@@ -20,6 +23,27 @@ IMPORT = re.compile(
     r'(?:(?:public|package|internal|fileprivate|private)\s+)?'
     r'import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?'
     r'([A-Za-z_][A-Za-z0-9_]*)', re.M)
+
+# target: {module it must never reach, directly or through another dependency: why}.
+FORBIDDEN = {
+    'CourierResults': {
+        'CourierEngine': 'results are plain values; the engine produces them',
+        'CourierHTTP': 'results are plain values, with no live HTTP types in them',
+        'CCurl': 'results never link libcurl',
+    },
+    'CourierReports': {
+        'CourierEngine': 'reporters never run anything: they read result values',
+        'CourierHTTP': 'reporters read result values, never HTTP types',
+        'CCurl': 'reporters never link libcurl',
+    },
+    'CourierWorkflow': {
+        'CourierHTTP': 'the parser and model know nothing of HTTP (validate stays offline)',
+        'CCurl': 'the parser never links libcurl',
+    },
+    'Courier': {
+        'CourierEngine': 'the library stands on CourierHTTP alone, not on the workflow engine',
+    },
+}
 
 
 def call_arguments(text, open_paren):
@@ -93,6 +117,29 @@ def module_name(target_name):
     return re.sub(r'[^A-Za-z0-9_]', '_', target_name)
 
 
+def forbidden_edges(all_targets):
+    """A problem for each module in FORBIDDEN that a target reaches through its declared dependencies."""
+    dependencies = {t['name']: t['dependencies'] for t in all_targets}
+    problems = []
+    for target in sorted(FORBIDDEN):
+        if target not in dependencies:
+            continue
+        # Breadth first, so the path named is a shortest one.
+        paths, queue = {target: [target]}, [target]
+        while queue:
+            current = queue.pop(0)
+            for dependency in dependencies.get(current, []):
+                if dependency not in paths:
+                    paths[dependency] = paths[current] + [dependency]
+                    queue.append(dependency)
+        for module, reason in sorted(FORBIDDEN[target].items()):
+            if module in paths:
+                path = paths[module]
+                through = f" (through {' -> '.join(path[1:-1])})" if len(path) > 2 else ''
+                problems.append(f'{target}: depends on {module}{through}, which it must not: {reason}')
+    return problems
+
+
 def main():
     package_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
     with open(os.path.join(package_dir, 'Package.swift'), encoding='utf-8') as f:
@@ -119,11 +166,12 @@ def main():
         for module in sorted(declared - set(imported)):
             if module in by_module.values():
                 problems.append(f"{target['name']}: declares {module} in Package.swift but none of its files imports it")
+    problems += forbidden_edges(all_targets)
     for problem in problems:
         print('check-imports: ' + problem, file=sys.stderr)
     if problems:
         return 1
-    print(f'check-imports: {len(all_targets)} targets: declared dependencies match their imports')
+    print(f'check-imports: {len(all_targets)} targets: declared dependencies match their imports, no forbidden edge')
     return 0
 
 

@@ -79,6 +79,12 @@ public final class HTTPClient: HTTPTransport {
         }
         // The last progress call happens before the caller sees the response.
         await progressTask?.value
+        if case .failure(let error) = result, error.unreadFiles != nil {
+            // Reading files is I/O the driver thread must not do, and this task may be running
+            // on it (see `taskExecutor`): a detached task runs on the global executor.
+            let explained = Task.detached { () -> HTTPError in error.explainingFiles() }
+            throw await explained.value
+        }
         return try result.get()
     }
 

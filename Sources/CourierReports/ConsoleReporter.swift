@@ -69,77 +69,83 @@ package final class ConsoleReporter: Sendable {
     }
 
     package func handle(_ event: RunEvent) {
-        // `-q` without `-v` shows nothing of a step or an attempt as it happens: returned
-        // before anything is taken out of the event (which copied the whole step result).
-        if options.quiet && !options.verbose {
-            switch event {
-            case .stepFinished, .attemptFinished, .attemptRetried: return
-            case .workflowStarted, .workflowFinished, .warning: break
-            }
-        }
         // Rendered outside the lock: transcripts of large bodies take time.
-        let text: TerminalText
         switch event {
+        case .stepFinished where options.quiet && !options.verbose,
+             .attemptRetried where options.quiet && !options.verbose,
+             .attemptFinished where options.quiet && !options.verbose:
+            // `-q` without `-v` shows nothing of a step or an attempt as it happens: returned
+            // before anything is taken out of the event (which copied the whole step result).
+            return
         case .workflowStarted(let file, let name):
-            text = options.quiet ? "" : style("\(file)", .bold) + (name.isEmpty ? "" : " — \(name)") + "\n"
-        case .stepFinished(let file, let step):
-            // With -v the step's exchanges follow its line at once, not at the workflow's end,
-            // except a login's (below): they are shown with the next event of the workflow.
-            let deferred = options.verbose ? takeDeferredLogins(of: file) : ""
-            // `-q -v`: no step lines, the exchanges still (failure blocks leave them to -v).
-            let line = options.quiet ? "" : stepLine(step)
-            if options.verbose && step.phase == .auth {
-                deferLogin(step, of: file)
-                text = deferred + line
-            } else {
-                let shown = options.verbose ? takeShownAttempts(of: step.displayName, in: file) : []
-                text = deferred + line + (options.verbose ? verboseTranscripts(step, except: shown) : TerminalText())
+            let header: TerminalText = options.quiet ? "" : style("\(file)", .bold) + (name.isEmpty ? "" : " — \(name)") + "\n"
+            state.withLock { state in
+                var out = TerminalText()
+                state.list.append(Block(file: file, hasHeader: !header.isEmpty))
+                add(header, toBlockAt: state.list.count - 1, isHeader: true, in: &state, out: &out)
+                write(out, state: &state)
             }
+        case .stepFinished(let file, let step):
+            append(stepText(step, of: file), toWorkflow: file)
         case .workflowFinished(let workflow):
-            text = (options.verbose ? takeDeferredLogins(of: workflow.file) : TerminalText()) + failureBlocks(workflow)
-        case .warning(_, let message): text = "warning: \(message)\n"
-        case .attemptRetried(_, let step, let retry):
+            finish(workflow, with: (options.verbose ? takeDeferredLogins(of: workflow.file) : TerminalText()) + failureBlocks(workflow))
+        case .warning(let file, let message):
+            append("warning: \(message)\n", toWorkflow: file)
+        case .attemptRetried(let file, let step, let retry):
             // As it happens, before the step's own line: a long wait is never a silent one.
-            text = options.quiet ? "" : "  " + style("RETRY", .dim) + " \(step)  \(retry.message)\n"
+            append(options.quiet ? "" : "  " + style("RETRY", .dim) + " \(step)  \(retry.message)\n", toWorkflow: file)
         case .attemptFinished(let file, let step, let phase, let number, let attempt):
             // With -v, an attempt that is retried is shown at once, its RETRY line next: a step
             // retried for minutes shows each exchange as it happens. The deciding attempt follows
-            // the step's line; a login's wait like the rest of the login (above).
-            if options.verbose && phase != .auth && attempt.retry != nil {
-                shownAttempts.withLock { _ = $0[Self.key(step, file), default: []].insert(number) }
-                // `-q` has no RETRY lines: the transcript says why it was retried.
-                text = takeDeferredLogins(of: file) + attemptTranscript(attempt, number: number, of: step, withRetry: options.quiet)
-            } else {
-                text = ""
-            }
+            // the step's line; a login's wait like the rest of the login (below).
+            guard options.verbose && phase != .auth && attempt.retry != nil else { return }
+            shownAttempts.withLock { _ = $0[Self.key(step, file), default: []].insert(number) }
+            // `-q` has no RETRY lines: the transcript says why it was retried.
+            append(takeDeferredLogins(of: file) + attemptTranscript(attempt, number: number, of: step, withRetry: options.quiet),
+                   toWorkflow: file)
         }
-        // Nothing to show for a step or an attempt (`-q`, the usual case of attempts): the
-        // blocks and the status line stay as they are, so there is nothing to lock for.
-        switch event {
-        case .stepFinished, .warning, .attemptRetried, .attemptFinished: if text.isEmpty { return }
-        case .workflowStarted, .workflowFinished: break
+    }
+
+    /// A finished step's line and, with -v, its exchanges.
+    private func stepText(_ step: StepResult, of file: String) -> TerminalText {
+        // With -v the step's exchanges follow its line at once, not at the workflow's end,
+        // except a login's (below): they are shown with the next event of the workflow.
+        let deferred = options.verbose ? takeDeferredLogins(of: file) : ""
+        // `-q -v`: no step lines, the exchanges still (failure blocks leave them to -v).
+        let line = options.quiet ? "" : stepLine(step)
+        if options.verbose && step.phase == .auth {
+            deferLogin(step, of: file)
+            return deferred + line
         }
+        let shown = options.verbose ? takeShownAttempts(of: step.displayName, in: file) : []
+        return deferred + line + (options.verbose ? verboseTranscripts(step, except: shown) : TerminalText())
+    }
+
+    /// Adds `text` to the running workflow `file`'s block. Nothing to show (`-q`, the usual
+    /// case of attempts) leaves the blocks and the status line as they are: nothing to lock for.
+    private func append(_ text: TerminalText, toWorkflow file: String) {
+        guard !text.isEmpty else { return }
         state.withLock { state in
             var out = TerminalText()
-            switch event {
-            case .workflowStarted(let file, _):
-                state.list.append(Block(file: file, hasHeader: !text.isEmpty))
-                add(text, toBlockAt: state.list.count - 1, isHeader: true, in: &state, out: &out)
-            case .stepFinished(let file, _), .warning(let file, _), .attemptRetried(let file, _, _),
-                 .attemptFinished(let file, _, _, _, _):
-                add(text, toBlockAt: state.list.firstIndex { $0.file == file && !$0.finished }, in: &state, out: &out)
-            case .workflowFinished(let workflow):
-                let index = state.list.firstIndex { $0.file == workflow.file && !$0.finished }
-                add(text, toBlockAt: index, in: &state, out: &out)
-                if let index { state.list[index].finished = true }
-                state.finishedCount += 1
-                // The live block is done: the next ones are printed, whole if they are done too.
-                while state.list.first?.finished == true {
-                    state.list.removeFirst()
-                    guard !state.list.isEmpty else { break }
-                    out += separated(state.list[0].pending, hasHeader: state.list[0].hasHeader, state: &state)
-                    state.list[0].pending = TerminalText()
-                }
+            add(text, toBlockAt: state.list.firstIndex { $0.file == file && !$0.finished }, in: &state, out: &out)
+            write(out, state: &state)
+        }
+    }
+
+    /// The workflow's last text, then the blocks after it that can be printed now.
+    private func finish(_ workflow: WorkflowResult, with text: TerminalText) {
+        state.withLock { state in
+            var out = TerminalText()
+            let index = state.list.firstIndex { $0.file == workflow.file && !$0.finished }
+            add(text, toBlockAt: index, in: &state, out: &out)
+            if let index { state.list[index].finished = true }
+            state.finishedCount += 1
+            // The live block is done: the next ones are printed, whole if they are done too.
+            while state.list.first?.finished == true {
+                state.list.removeFirst()
+                guard !state.list.isEmpty else { break }
+                out += separated(state.list[0].pending, hasHeader: state.list[0].hasHeader, state: &state)
+                state.list[0].pending = TerminalText()
             }
             write(out, state: &state)
         }

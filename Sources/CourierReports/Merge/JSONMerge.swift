@@ -15,17 +15,29 @@ import Foundation
 /// the merged run is no slice itself, so it has no `run.shard`.
 package enum JSONMerge {
     package static func merge(_ inputs: [JUnitMerge.Input]) -> JUnitMerge.Outcome {
+        var merger = Merger()
+        // A merged report is about as long as its inputs together (Courier writes both).
+        merger.assembly.reserveCapacity(inputs.reduce(0) { $0 + $1.bytes.count } + 4096)
+        for input in inputs {
+            if let fatal = merger.add(input) { return .invalid([fatal]) }
+        }
+        return merger.finish(lastPath: inputs.last?.path ?? "-")
+    }
+
+    /// The merge so far: the workflows rendered, the run's totals, the problems found.
+    private struct Merger {
         var problems: [JUnitMerge.Problem] = []
         var assembly = JSONReport.Assembly()
-        // A merged report is about as long as its inputs together (Courier writes both).
-        assembly.reserveCapacity(inputs.reduce(0) { $0 + $1.bytes.count } + 4096)
         var startedAt: Timestamp?
         var duration = 0
         var interruption: Interruption?
         var shards: [RunShard] = []
         /// Where each workflow file was seen first.
         var seen: [String: (file: String, line: Int?)] = [:]
-        for input in inputs {
+
+        /// Adds one input's workflows and totals, or records what is wrong with it; returns
+        /// the problem that ends the merge at once (the merged report cannot be written).
+        mutating func add(_ input: JUnitMerge.Input) -> JUnitMerge.Problem? {
             let problem = { (message: String, line: Int?, column: Int?) in
                 JUnitMerge.Problem(file: input.path, line: line, column: column, message: message)
             }
@@ -35,15 +47,15 @@ package enum JSONMerge {
                 value = try JSONValue.parse(input.bytes)
             } catch {
                 problems.append(problem("not valid JSON: \(error.message)", error.line, error.column))
-                continue
+                return nil
             }
             guard let version = value["formatVersion"] else {
                 problems.append(problem("not a Courier JSON report: no 'formatVersion'", nil, nil))
-                continue
+                return nil
             }
             guard version.isInteger, version.numberValue?.intValue == JSONReport.formatVersion else {
                 problems.append(problem("formatVersion \(version.serialized()) is not \(JSONReport.formatVersion), the version this Courier reads and writes", nil, nil))
-                continue
+                return nil
             }
             // The workflows are decoded, checked and rendered one at a time, each value
             // released once rendered: the results of a whole input are never held at once.
@@ -54,9 +66,37 @@ package enum JSONMerge {
                 document = try JSONReport.decode(value)
             } catch {
                 problems.append(problem("not a Courier JSON report: \(describe(error))", nil, nil))
-                continue
+                return nil
             }
             var inputProblems: [JUnitMerge.Problem] = []
+            if let fatal = addWorkflows(&workflowValues, of: input, problems: &inputProblems) { return fatal }
+            guard inputProblems.isEmpty else {
+                problems += inputProblems
+                return nil
+            }
+            guard document.run.durationMicroseconds >= 0 else {
+                problems.append(problem("not a Courier JSON report: run.durationMicroseconds is negative", nil, nil))
+                return nil
+            }
+            let (sum, overflowed) = duration.addingReportingOverflow(document.run.durationMicroseconds)
+            guard !overflowed else {
+                problems.append(problem("the durations add up to more than \(Int.max) microseconds: the merged run.durationMicroseconds cannot be written", nil, nil))
+                return nil
+            }
+            duration = sum
+            startedAt = min(startedAt ?? document.run.startedAt, document.run.startedAt)
+            interruption = interruption ?? document.run.interruption
+            // A slice's report, or a merge of slices: the merged report says which it holds.
+            shards += (document.run.shard.map { [$0] } ?? []) + (document.run.mergedShards ?? [])
+            return nil
+        }
+
+        /// Decodes, checks and renders an input's workflows, each value released once rendered.
+        private mutating func addWorkflows(_ workflowValues: inout [JSONValue], of input: JUnitMerge.Input,
+                                           problems inputProblems: inout [JUnitMerge.Problem]) -> JUnitMerge.Problem? {
+            let problem = { (message: String, line: Int?, column: Int?) in
+                JUnitMerge.Problem(file: input.path, line: line, column: column, message: message)
+            }
             var lines = WorkflowLines(input.bytes)
             let decoder = JSONValueDecoder()
             for index in workflowValues.indices {
@@ -81,35 +121,22 @@ package enum JSONMerge {
                 do {
                     try assembly.append(workflow)
                 } catch {
-                    return .invalid([JUnitMerge.Problem(file: input.path, line: nil, column: nil, message: "the merged report cannot be written: \(error)")])
+                    return JUnitMerge.Problem(file: input.path, line: nil, column: nil, message: "the merged report cannot be written: \(error)")
                 }
             }
-            guard inputProblems.isEmpty else {
-                problems += inputProblems
-                continue
-            }
-            guard document.run.durationMicroseconds >= 0 else {
-                problems.append(problem("not a Courier JSON report: run.durationMicroseconds is negative", nil, nil))
-                continue
-            }
-            let (sum, overflowed) = duration.addingReportingOverflow(document.run.durationMicroseconds)
-            guard !overflowed else {
-                problems.append(problem("the durations add up to more than \(Int.max) microseconds: the merged run.durationMicroseconds cannot be written", nil, nil))
-                continue
-            }
-            duration = sum
-            startedAt = min(startedAt ?? document.run.startedAt, document.run.startedAt)
-            interruption = interruption ?? document.run.interruption
-            // A slice's report, or a merge of slices: the merged report says which it holds.
-            shards += (document.run.shard.map { [$0] } ?? []) + (document.run.mergedShards ?? [])
+            return nil
         }
-        guard problems.isEmpty else { return .invalid(problems) }
-        let run = RunResult(workflows: [], startedAt: startedAt ?? .zero, durationMicroseconds: duration, interruption: interruption,
-                            mergedShards: shards.isEmpty ? nil : shards)
-        do {
-            return .merged(try assembly.render(run))
-        } catch {
-            return .invalid([JUnitMerge.Problem(file: inputs.last?.path ?? "-", line: nil, column: nil, message: "the merged report cannot be written: \(error)")])
+
+        /// The merged report, or every problem found.
+        func finish(lastPath: String) -> JUnitMerge.Outcome {
+            guard problems.isEmpty else { return .invalid(problems) }
+            let run = RunResult(workflows: [], startedAt: startedAt ?? .zero, durationMicroseconds: duration, interruption: interruption,
+                                mergedShards: shards.isEmpty ? nil : shards)
+            do {
+                return .merged(try assembly.render(run))
+            } catch {
+                return .invalid([JUnitMerge.Problem(file: lastPath, line: nil, column: nil, message: "the merged report cannot be written: \(error)")])
+            }
         }
     }
 

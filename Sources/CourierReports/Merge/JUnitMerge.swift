@@ -107,32 +107,7 @@ package enum JUnitMerge {
                     inputProblems.append(duplicate)
                     continue
                 }
-                let cases = suite.children.filter { $0.name == "testcase" }
-                var counts: [String: Int] = [:]
-                for attribute in ["tests", "failures", "errors", "skipped"] {
-                    guard let text = suite.attribute(attribute) else { continue }
-                    guard let value = Int(text), value >= 0 else {
-                        inputProblems.append(problem("\(attribute)=\"\(text)\" of suite '\(name)' is not a count", suite.start))
-                        continue
-                    }
-                    counts[attribute] = value
-                }
-                let actual = [
-                    "tests": cases.count,
-                    "failures": cases.filter { $0.children.contains { $0.name == "failure" } }.count,
-                    "errors": cases.filter { $0.children.contains { $0.name == "error" } }.count,
-                    "skipped": cases.filter { $0.children.contains { $0.name == "skipped" } }.count,
-                ]
-                for (attribute, count) in counts.sorted(by: { $0.key < $1.key }) where actual[attribute] != count {
-                    inputProblems.append(problem("suite '\(name)' says \(attribute)=\"\(count)\" but holds \(actual[attribute] ?? 0)", suite.start))
-                }
-                let time = suite.attribute("time").map { seconds($0) } ?? .some(0)
-                guard let time else {
-                    inputProblems.append(problem("time=\"\(suite.attribute("time") ?? "")\" of suite '\(name)' is not a number of seconds", suite.start))
-                    continue
-                }
-                let suiteTotals = Totals(tests: actual["tests"] ?? 0, failures: actual["failures"] ?? 0,
-                                         errors: actual["errors"] ?? 0, microseconds: time)
+                guard let suiteTotals = Self.totals(of: suite, named: name, problem: problem, problems: &inputProblems) else { continue }
                 guard inputTotals.add(suiteTotals) else {
                     inputProblems.append(problem(totalTooLarge, suite.start))
                     continue
@@ -164,6 +139,38 @@ package enum JUnitMerge {
             + " errors=\"\(totals.errors)\" time=\"\(JUnitReport.seconds(totals.microseconds))\">\n"
             + suites
             + "</testsuites>\n")
+    }
+
+    /// A suite's counts (as the test cases it holds say: a count attribute that disagrees is a
+    /// problem) and time; nil when the time is not a number of seconds.
+    private static func totals(of suite: XMLElement, named name: String, problem: (String, Int?) -> Problem,
+                               problems: inout [Problem]) -> Totals? {
+        let cases = suite.children.filter { $0.name == "testcase" }
+        var counts: [String: Int] = [:]
+        for attribute in ["tests", "failures", "errors", "skipped"] {
+            guard let text = suite.attribute(attribute) else { continue }
+            guard let value = Int(text), value >= 0 else {
+                problems.append(problem("\(attribute)=\"\(text)\" of suite '\(name)' is not a count", suite.start))
+                continue
+            }
+            counts[attribute] = value
+        }
+        let actual = [
+            "tests": cases.count,
+            "failures": cases.filter { $0.children.contains { $0.name == "failure" } }.count,
+            "errors": cases.filter { $0.children.contains { $0.name == "error" } }.count,
+            "skipped": cases.filter { $0.children.contains { $0.name == "skipped" } }.count,
+        ]
+        for (attribute, count) in counts.sorted(by: { $0.key < $1.key }) where actual[attribute] != count {
+            problems.append(problem("suite '\(name)' says \(attribute)=\"\(count)\" but holds \(actual[attribute] ?? 0)", suite.start))
+        }
+        let time = suite.attribute("time").map { seconds($0) } ?? .some(0)
+        guard let time else {
+            problems.append(problem("time=\"\(suite.attribute("time") ?? "")\" of suite '\(name)' is not a number of seconds", suite.start))
+            return nil
+        }
+        return Totals(tests: actual["tests"] ?? 0, failures: actual["failures"] ?? 0,
+                      errors: actual["errors"] ?? 0, microseconds: time)
     }
 
     /// `1.234` seconds as microseconds; nil when it is not a non-negative decimal.

@@ -150,26 +150,7 @@ package struct XMLReader {
             guard attributeNames.insert(attributeName).inserted else {
                 throw XMLReadError(message: "attribute '\(attributeName)' given twice", offset: attributeOffset)
             }
-            skipSpace()
-            guard position < bytes.count else { throw XMLReadError(message: "unterminated start tag <\(name)>", offset: start) }
-            guard bytes[position] == UInt8(ascii: "=") else {
-                throw XMLReadError(message: "expected '=' after attribute '\(attributeName)'", offset: position)
-            }
-            position += 1
-            skipSpace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'") else {
-                throw XMLReadError(message: "expected a quoted value for attribute '\(attributeName)'", offset: position)
-            }
-            let quote = bytes[position]
-            position += 1
-            let valueStart = position
-            while position < bytes.count, bytes[position] != quote {
-                if bytes[position] == UInt8(ascii: "<") { throw XMLReadError(message: "'<' in an attribute value", offset: position) }
-                position += 1
-            }
-            guard position < bytes.count else { throw XMLReadError(message: "unterminated attribute value", offset: valueStart - 1) }
-            let value = try decode(valueStart..<position)
-            position += 1
+            let value = try attributeValue(of: attributeName, inStartTagOf: name, at: start)
             attributes.append((attributeName, value))
         }
         var children: [XMLElement] = []
@@ -210,6 +191,32 @@ package struct XMLReader {
                 children.append(try element(depth: depth + 1))
             }
         }
+    }
+
+    /// `= "value"` after an attribute's name, the value decoded.
+    private mutating func attributeValue(of attributeName: String, inStartTagOf element: String,
+                                         at tagStart: Int) throws(XMLReadError) -> String {
+        skipSpace()
+        guard position < bytes.count else { throw XMLReadError(message: "unterminated start tag <\(element)>", offset: tagStart) }
+        guard bytes[position] == UInt8(ascii: "=") else {
+            throw XMLReadError(message: "expected '=' after attribute '\(attributeName)'", offset: position)
+        }
+        position += 1
+        skipSpace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'") else {
+            throw XMLReadError(message: "expected a quoted value for attribute '\(attributeName)'", offset: position)
+        }
+        let quote = bytes[position]
+        position += 1
+        let valueStart = position
+        while position < bytes.count, bytes[position] != quote {
+            if bytes[position] == UInt8(ascii: "<") { throw XMLReadError(message: "'<' in an attribute value", offset: position) }
+            position += 1
+        }
+        guard position < bytes.count else { throw XMLReadError(message: "unterminated attribute value", offset: valueStart - 1) }
+        let value = try decode(valueStart..<position)
+        position += 1
+        return value
     }
 
     private mutating func name() throws(XMLReadError) -> String {

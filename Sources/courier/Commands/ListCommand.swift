@@ -4,7 +4,7 @@ import CourierWorkflow
 import Foundation
 
 /// `courier list [PATH...]`: workflows, their tags and steps.
-enum ListCommand {
+enum ListCommand: CourierCommand {
     static let parser = ArgumentParser(command: "list", options: selectionOptions + ShardRequest.options + otherOptions)
 
     /// What picks the workflows, before `--shard` slices them.
@@ -29,16 +29,11 @@ enum ListCommand {
     }
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let parsed = try parser.parse(arguments)
-        if parsed.has("--help") {
-            Output.out(help)
-            return ExitCode.passed
-        }
+        guard let parsed = try parse(arguments) else { return ExitCode.passed }
         let shard = try ShardRequest.resolve(parsed, environment: ProcessInfo.processInfo.environment)
-        let found = try WorkflowDiscovery.find(parsed.positional, exclude: parsed.all("--exclude"))
+        let found = try discover(parsed)
         let sources = SourceStore()
-        let loaded = WorkflowLoading.load(found, sources: sources)
-        Output.err(WorkflowLoading.skippedLines(loaded.skipped))
+        let loaded = load(found, sources: sources, quiet: false)
         if loaded.hasErrors {
             WorkflowLoading.report(loaded.diagnostics, sources: sources, color: Output.useColor(nil, fileDescriptor: 2))
             return ExitCode.invalid

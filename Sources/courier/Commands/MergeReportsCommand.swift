@@ -8,7 +8,7 @@ import Foundation
 /// Every input is read and checked before anything is written: a broken input
 /// is named (with its line and column when the problem is in its text) and OUT
 /// is left as it was.
-enum MergeReportsCommand {
+enum MergeReportsCommand: CourierCommand {
     static let parser = ArgumentParser(command: "merge-reports", options: [
         .init(names: ["--color"], value: "WHEN", help: "auto, always or never (NO_COLOR is honoured)"),
         .init(names: ["--help", "-h"], value: nil, help: "show this help"),
@@ -30,11 +30,7 @@ enum MergeReportsCommand {
     }
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let parsed = try parser.parse(arguments)
-        if parsed.has("--help") {
-            Output.out(help)
-            return ExitCode.passed
-        }
+        guard let parsed = try parse(arguments) else { return ExitCode.passed }
         guard parsed.positional.count >= 2 else {
             throw UsageError("'courier merge-reports' takes OUT and at least one IN: courier merge-reports OUT IN...")
         }

@@ -9,7 +9,7 @@ import Foundation
 import Synchronization
 
 /// `courier run [PATH...]`: validate everything, run, report, exit with the outcome.
-enum RunCommand {
+enum RunCommand: CourierCommand {
     static let parser = ArgumentParser(command: "run", options: selectionOptions + ShardRequest.options + otherOptions)
 
     /// Variables, and what picks the workflows `--shard` then slices.
@@ -81,11 +81,7 @@ enum RunCommand {
     /// there with its reports), ``execute(_:)``, ``finish(_:_:)`` (reports and exit status).
     @MainActor
     static func run(_ arguments: [String]) async throws(UsageError) -> Int32 {
-        let parsed = try parser.parse(arguments)
-        if parsed.has("--help") {
-            Output.out(help)
-            return ExitCode.passed
-        }
+        guard let parsed = try parse(arguments) else { return ExitCode.passed }
         switch try plan(parsed) {
         case .stop(let status):
             return status
@@ -117,13 +113,12 @@ enum RunCommand {
                                  root: ProjectRoot.find(from: FileManager.default.currentDirectoryPath))
 
         HTTPClient.preload()
-        let found = try WorkflowDiscovery.find(parsed.positional, exclude: parsed.all("--exclude"))
+        let found = try discover(parsed)
         let files = found.candidates.map(\.path)
         try ReportDestinations.check(reports.requests, workflowFiles: files)
         let sources = SourceStore()
         let stderrColor = Output.useColor(parsed.last("--color"), fileDescriptor: 2)
-        let loaded = WorkflowLoading.load(found, sources: sources)
-        if !parsed.has("--quiet") { Output.err(WorkflowLoading.skippedLines(loaded.skipped)) }
+        let loaded = load(found, sources: sources, quiet: parsed.has("--quiet"))
         WorkflowLoading.registerLiteralSecrets(of: loaded.workflows, in: Output.secrets)
         var settings = RunSettings()
         var diagnostics = loaded.diagnostics
@@ -158,18 +153,7 @@ enum RunCommand {
         }
         WorkflowLoading.report(diagnostics, sources: sources, color: stderrColor)
         if selected.isEmpty {
-            // A run that selects nothing would pass while testing nothing: a usage error, nothing sent.
-            let criteria = EmptySelection.Criteria(tags: parsed.all("--tag"), excludedTags: parsed.all("--exclude-tag"),
-                                                   filter: parsed.last("--filter"))
-            let message = EmptySelection.message(found: found, skipped: loaded.skipped.count, workflows: loaded.workflows.count,
-                                                 criteria: criteria)
-            Output.err("error: \(message)\n")
-            // CI gets its report, saying so in one errored test case.
-            for failure in reports.write(invalidRun(files: files, diagnostics: [.error(message, at: nil)], sources: sources,
-                                                          stepName: "select workflows")) {
-                Output.err("error: \(failure)\n")
-            }
-            return .stop(ExitCode.invalid)
+            return .stop(selectedNothing(parsed, found: found, loaded: loaded, reports: reports, sources: sources))
         }
         // The slice comes after selection: every shard sees the same selected workflows.
         var workflows = selected
@@ -183,6 +167,23 @@ enum RunCommand {
         }
         return .run(Plan(parsed: parsed, reports: reports, sources: sources, settings: settings, workflows: workflows,
                          shardHeadline: shardHeadline))
+    }
+
+    /// A run that selects nothing would pass while testing nothing: a usage error, nothing
+    /// sent, and CI gets its report saying so in one errored test case.
+    @MainActor
+    private static func selectedNothing(_ parsed: ArgumentParser.Parsed, found: WorkflowDiscovery.Found, loaded: WorkflowLoading.Loaded,
+                                        reports: ReportSink, sources: SourceStore) -> Int32 {
+        let criteria = EmptySelection.Criteria(tags: parsed.all("--tag"), excludedTags: parsed.all("--exclude-tag"),
+                                               filter: parsed.last("--filter"))
+        let message = EmptySelection.message(found: found, skipped: loaded.skipped.count, workflows: loaded.workflows.count,
+                                             criteria: criteria)
+        Output.err("error: \(message)\n")
+        for failure in reports.write(invalidRun(files: found.candidates.map(\.path), diagnostics: [.error(message, at: nil)], sources: sources,
+                                                stepName: "select workflows")) {
+            Output.err("error: \(failure)\n")
+        }
+        return ExitCode.invalid
     }
 
     /// Runs the plan, streaming progress to the console (standard error when a report takes

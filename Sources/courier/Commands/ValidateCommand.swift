@@ -11,7 +11,7 @@ import Foundation
 /// Without them, a name the workflow does not define may come from the
 /// command line: it is a warning, unless it is close to a defined name
 /// (`tokne` for `token`), which is an error.
-enum ValidateCommand {
+enum ValidateCommand: CourierCommand {
     static let parser = ArgumentParser(command: "validate", options: [
         .init(names: ["--var"], value: "NAME[=VALUE]", help: "NAME or NAME=VALUE: a variable the run will get from the command line (repeatable)"),
         .init(names: ["--vars-file"], value: "FILE", help: "a YAML map of variables the run will get"),
@@ -34,17 +34,12 @@ enum ValidateCommand {
     }
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let parsed = try parser.parse(arguments)
-        if parsed.has("--help") {
-            Output.out(help)
-            return ExitCode.passed
-        }
-        let found = try WorkflowDiscovery.find(parsed.positional, exclude: parsed.all("--exclude"))
+        guard let parsed = try parse(arguments) else { return ExitCode.passed }
+        let found = try discover(parsed)
         let sources = SourceStore()
-        var loaded = WorkflowLoading.load(found, sources: sources)
+        var loaded = load(found, sources: sources, quiet: parsed.has("--quiet"))
         let skipped = Set(loaded.skipped)
         let files = found.candidates.map(\.path).filter { !skipped.contains($0) }
-        if !parsed.has("--quiet") { Output.err(WorkflowLoading.skippedLines(loaded.skipped)) }
         WorkflowLoading.registerLiteralSecrets(of: loaded.workflows, in: Output.secrets)
         var externalNames = Set<String>()
         for assignment in parsed.all("--var") {
