@@ -378,7 +378,14 @@ final class SchemaCompiler {
 
         // MARK: Applicator vocabulary
 
+        /// In the order they are evaluated: arrays, objects, then the logic over subschemas.
         private mutating func applicators() throws(JSONSchemaError) {
+            try arrayApplicators()
+            try objectApplicators()
+            try logicApplicators()
+        }
+
+        private mutating func arrayApplicators() throws(JSONSchemaError) {
             var prefixCount = 0
             if draft7 {
                 if let value = object["items"] {
@@ -418,6 +425,9 @@ final class SchemaCompiler {
                 }
                 add("contains", .contains(child, min: minimum, max: maximum))
             }
+        }
+
+        private mutating func objectApplicators() throws(JSONSchemaError) {
             var propertyNames: [(name: String, schema: Int)] = []
             if let members = object["properties"]?.objectValue {
                 for (name, schema) in members { propertyNames.append((name, try subschema(schema, "properties", name))) }
@@ -456,6 +466,9 @@ final class SchemaCompiler {
                 if !names.isEmpty { add("dependencies", .dependentRequired(names)) }
                 if !schemas.isEmpty { add("dependencies", .dependentSchemas(schemas)) }
             }
+        }
+
+        private mutating func logicApplicators() throws(JSONSchemaError) {
             for name in ["allOf", "anyOf", "oneOf"] {
                 guard let schemas = object[name]?.arrayValue else { continue }
                 var children: [Int] = []

@@ -259,21 +259,7 @@ struct SchemaShape {
                     subschemas.append(Subschema(pointer: at, rule: ruleAt + ["anyOf", "0"], value: value))
                 }
             case .dependencies:
-                guard let members = value.objectValue else {
-                    return fail(keyword, "type", "must be an object, found \(SchemaEvaluator.quote(value))")
-                }
-                for (property, dependency) in members {
-                    switch dependency {
-                    case .array:
-                        uniqueStrings(keyword, dependency, at: at + [property], rule: ruleAt + ["additionalProperties", "anyOf", "1"])
-                    case .object, .bool:
-                        subschemas.append(Subschema(pointer: at + [property], rule: ruleAt + ["additionalProperties", "anyOf", "0"],
-                                                    value: dependency))
-                    default:
-                        fail(keyword, at: at + [property], rule: ruleAt + ["additionalProperties", "anyOf"], "anyOf",
-                             "members must be schemas or arrays of strings, found \(SchemaEvaluator.quote(dependency))")
-                    }
-                }
+                dependencies(keyword, value)
             case .string:
                 if value.stringValue == nil { fail(keyword, "type", "must be a string, found \(SchemaEvaluator.quote(value))") }
             case .boolean:
@@ -282,21 +268,8 @@ struct SchemaShape {
                 if value.arrayValue == nil { fail(keyword, "type", "must be an array, found \(SchemaEvaluator.quote(value))") }
             case .number:
                 if value.numberValue == nil { fail(keyword, "type", "must be a number, found \(SchemaEvaluator.quote(value))") }
-            case .positiveNumber:
-                guard let number = value.numberValue else {
-                    return fail(keyword, "type", "must be a number, found \(SchemaEvaluator.quote(value))")
-                }
-                let decimal = ExactDecimal(number.text)
-                if decimal.negative || decimal.digits.isEmpty {
-                    fail(keyword, "exclusiveMinimum", "must be greater than 0, found \(number)")
-                }
-            case .count:
-                guard let number = value.numberValue, number.isInteger else {
-                    return fail(keyword, "type", "must be a non-negative integer, found \(SchemaEvaluator.quote(value))")
-                }
-                if ExactDecimal(number.text).negative {
-                    fail(keyword, "minimum", "must be a non-negative integer, found \(number)")
-                }
+            case .positiveNumber, .count:
+                number(keyword, value, positive: rule == .positiveNumber)
             case .types:
                 types(keyword, value)
             case .uniqueStrings:
@@ -325,13 +298,59 @@ struct SchemaShape {
                     fail(keyword, "pattern", "'\(id)' must not have a fragment; use '$anchor'")
                 }
             case .vocabulary:
-                guard let members = value.objectValue else {
-                    return fail(keyword, "type", "must be an object, found \(SchemaEvaluator.quote(value))")
+                vocabulary(keyword, value)
+            }
+        }
+
+        /// Draft 7's `dependencies`: each member a schema or an array of property names.
+        private mutating func dependencies(_ keyword: String, _ value: JSONValue) {
+            let at = [keyword]
+            let ruleAt = ["properties", keyword]
+            guard let members = value.objectValue else {
+                return fail(keyword, "type", "must be an object, found \(SchemaEvaluator.quote(value))")
+            }
+            for (property, dependency) in members {
+                switch dependency {
+                case .array:
+                    uniqueStrings(keyword, dependency, at: at + [property], rule: ruleAt + ["additionalProperties", "anyOf", "1"])
+                case .object, .bool:
+                    subschemas.append(Subschema(pointer: at + [property], rule: ruleAt + ["additionalProperties", "anyOf", "0"],
+                                                value: dependency))
+                default:
+                    fail(keyword, at: at + [property], rule: ruleAt + ["additionalProperties", "anyOf"], "anyOf",
+                         "members must be schemas or arrays of strings, found \(SchemaEvaluator.quote(dependency))")
                 }
-                for (vocabulary, required) in members where required.boolValue == nil {
-                    fail(keyword, at: at + [vocabulary], rule: ruleAt + ["additionalProperties", "type"], "type",
-                         "members must be booleans, found \(SchemaEvaluator.quote(required))")
+            }
+        }
+
+        /// A number above 0 (`multipleOf`), or a count: a non-negative integer (`minLength`).
+        private mutating func number(_ keyword: String, _ value: JSONValue, positive: Bool) {
+            if positive {
+                guard let number = value.numberValue else {
+                    return fail(keyword, "type", "must be a number, found \(SchemaEvaluator.quote(value))")
                 }
+                let decimal = ExactDecimal(number.text)
+                if decimal.negative || decimal.digits.isEmpty {
+                    fail(keyword, "exclusiveMinimum", "must be greater than 0, found \(number)")
+                }
+                return
+            }
+            guard let number = value.numberValue, number.isInteger else {
+                return fail(keyword, "type", "must be a non-negative integer, found \(SchemaEvaluator.quote(value))")
+            }
+            if ExactDecimal(number.text).negative {
+                fail(keyword, "minimum", "must be a non-negative integer, found \(number)")
+            }
+        }
+
+        /// `$vocabulary`: an object of booleans.
+        private mutating func vocabulary(_ keyword: String, _ value: JSONValue) {
+            guard let members = value.objectValue else {
+                return fail(keyword, "type", "must be an object, found \(SchemaEvaluator.quote(value))")
+            }
+            for (vocabulary, required) in members where required.boolValue == nil {
+                fail(keyword, at: [keyword, vocabulary], rule: ["properties", keyword, "additionalProperties", "type"], "type",
+                     "members must be booleans, found \(SchemaEvaluator.quote(required))")
             }
         }
 
