@@ -41,13 +41,21 @@ package enum JSONMerge {
             let problem = { (message: String, line: Int?, column: Int?) in
                 JUnitMerge.Problem(file: input.path, line: line, column: column, message: message)
             }
-            // Our own parser first: its errors say where (Foundation's decoder does not).
+            // Our own parser first: its errors say where (Foundation's decoder does not). A report
+            // laid out as JSON allows is parsed a workflow at a time (``ReportSlices``).
             var value: JSONValue
-            do {
-                value = try JSONValue.parse(input.bytes)
-            } catch {
-                problems.append(problem("not valid JSON: \(error.message)", error.line, error.column))
-                return nil
+            var workflows: WorkflowValues
+            if let slices = ReportSlices(input.bytes), let envelope = try? JSONValue.parse(slices.envelope) {
+                value = envelope
+                workflows = .sliced(input.bytes, slices.workflows)
+            } else {
+                do {
+                    value = try JSONValue.parse(input.bytes)
+                } catch {
+                    problems.append(problem("not valid JSON: \(error.message)", error.line, error.column))
+                    return nil
+                }
+                workflows = .parsed(JSONMerge.takeWorkflows(from: &value) ?? [])
             }
             guard let version = value["formatVersion"] else {
                 problems.append(problem("not a Courier JSON report: no 'formatVersion'", nil, nil))
@@ -59,7 +67,6 @@ package enum JSONMerge {
             }
             // The workflows are decoded, checked and rendered one at a time, each value
             // released once rendered: the results of a whole input are never held at once.
-            var workflowValues = takeWorkflows(from: &value) ?? []
             let document: JSONReport.Document
             do {
                 // From the parsed value, not the text: numbers keep the text they were written in.
@@ -69,7 +76,7 @@ package enum JSONMerge {
                 return nil
             }
             var inputProblems: [JUnitMerge.Problem] = []
-            if let fatal = addWorkflows(&workflowValues, of: input, problems: &inputProblems) { return fatal }
+            if let fatal = addWorkflows(&workflows, of: input, problems: &inputProblems) { return fatal }
             guard inputProblems.isEmpty else {
                 problems += inputProblems
                 return nil
@@ -92,22 +99,28 @@ package enum JSONMerge {
         }
 
         /// Decodes, checks and renders an input's workflows, each value released once rendered.
-        private mutating func addWorkflows(_ workflowValues: inout [JSONValue], of input: JUnitMerge.Input,
+        private mutating func addWorkflows(_ workflowValues: inout WorkflowValues, of input: JUnitMerge.Input,
                                            problems inputProblems: inout [JUnitMerge.Problem]) -> JUnitMerge.Problem? {
             let problem = { (message: String, line: Int?, column: Int?) in
                 JUnitMerge.Problem(file: input.path, line: line, column: column, message: message)
             }
             var lines = WorkflowLines(input.bytes)
             let decoder = JSONValueDecoder()
-            for index in workflowValues.indices {
+            for index in 0..<workflowValues.count {
                 let workflow: WorkflowResult
                 do {
-                    workflow = try decoder.decode(WorkflowResult.self, from: workflowValues[index])
+                    let value = try workflowValues.take(index)
+                    workflow = try decoder.decode(WorkflowResult.self, from: value)
+                } catch let error as JSONParseError {
+                    // Only a sliced report gets here: parsed whole, its error has its position in the file.
+                    let whole = Result { () throws(JSONParseError) in try JSONValue.parse(input.bytes) }
+                    let found = if case .failure(let wholeError) = whole { wholeError } else { error }
+                    inputProblems.append(problem("not valid JSON: \(found.message)", found.line, found.column))
+                    break
                 } catch {
                     inputProblems.append(problem("not a Courier JSON report: \(describe(error, at: "run.workflows[\(index)]"))", nil, nil))
                     break
                 }
-                workflowValues[index] = .null
                 let line = lines.next(workflow.file)
                 if let first = seen[workflow.file] {
                     var duplicate = problem("the workflow '\(workflow.file)' is in two reports: a merged report would count it twice", line, line.map { _ in 1 })
@@ -173,6 +186,34 @@ package enum JSONMerge {
                 return lines.lineAndColumn(of: back + 1 - Self.key.count).line
             }
             return nil
+        }
+    }
+
+    /// The workflows of one input: parsed with the whole report, or cut from its bytes and
+    /// parsed one at a time (``ReportSlices``).
+    private enum WorkflowValues {
+        case parsed([JSONValue])
+        case sliced([UInt8], [Range<Int>])
+
+        var count: Int {
+            switch self {
+            case .parsed(let values): values.count
+            case .sliced(_, let ranges): ranges.count
+            }
+        }
+
+        /// The workflow at `index`, let go of here: each is read once.
+        mutating func take(_ index: Int) throws(JSONParseError) -> JSONValue {
+            switch self {
+            case .parsed(var values):
+                self = .parsed([])
+                let value = values[index]
+                values[index] = .null
+                self = .parsed(values)
+                return value
+            case .sliced(let bytes, let ranges):
+                return try JSONValue.parse(bytes[ranges[index]])
+            }
         }
     }
 
