@@ -22,7 +22,7 @@ import Synchronization
 /// and resumes the callers of `shutdown()`.
 final class CurlDriver: TaskExecutor, @unchecked Sendable {
     // @unchecked: `multi`, `pool` and `active` belong to the driver thread;
-    // the inbox is the only state shared with other threads and sits in a Mutex.
+    // the inbox is the only state shared with other threads and sits behind a lock.
 
     private struct Inbox {
         var submitted: [CurlTransfer] = []
@@ -38,7 +38,7 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
     }
 
     private let multi: UnsafeMutableRawPointer
-    private let inbox = Mutex(Inbox())
+    private let inbox = PthreadLock(Inbox())
     private var pool: [UnsafeMutableRawPointer] = []
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     /// `pthread_self()` of the driver thread, to skip wake-ups from the thread itself.

@@ -34,7 +34,7 @@ public final class HTTPRequestBodyStream: Sendable {
     /// The body's size in bytes, when known in advance (sent as `Content-Length`).
     public let length: Int64?
     private let limit: Int
-    private let state = Mutex(State())
+    private let state = PthreadLock(State())
 
     /// - Parameters:
     ///   - length: The exact number of bytes that will be written, or nil for a chunked upload.

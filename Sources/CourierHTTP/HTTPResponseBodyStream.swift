@@ -32,7 +32,7 @@ public final class HTTPResponseBodyStream: AsyncSequence, Sendable {
     }
 
     private let limit: Int
-    private let state = Mutex(State())
+    private let state = PthreadLock(State())
 
     /// - Parameter bufferLimit: Bytes that may wait unread before the transfer pauses (default 1 MiB).
     public init(bufferLimit: Int = 1 << 20) {
