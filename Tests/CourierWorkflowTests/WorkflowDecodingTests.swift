@@ -70,7 +70,7 @@ func statusTexts(_ patterns: [StatusPattern]) -> [String] {
         }
         #expect(file.literalText == "fixtures/avatar.png")
         #expect(literal(parts[1].contentType) == "image/png")
-        guard case .predicates(let predicates, _)? = upload.expect.duration, case .lt(let limit) = predicates.first?.kind,
+        guard case .predicates(let predicates, _)? = upload.expect.duration, predicates.first?.name == "lt", case .value(let limit)? = predicates.first?.operand,
               case .number(let ms, let isInteger) = limit.kind else {
             Issue.record("expected duration lt")
             return
@@ -216,7 +216,7 @@ func statusTexts(_ patterns: [StatusPattern]) -> [String] {
             Issue.record("object equality")
             return
         }
-        guard case .predicates(let ps, _) = e.json[1].matcher, case .length(.predicates) = ps[0].kind else {
+        guard case .predicates(let ps, _) = e.json[1].matcher, ps[0].name == "length", case .matcher(.predicates) = ps[0].operand else {
             Issue.record("length predicate")
             return
         }

@@ -378,16 +378,17 @@ private struct Walker {
         switch matcher {
         case .equals(let v): visit(v)
         case .predicates(let predicates, _):
-            for p in predicates {
-                switch p.kind {
-                case .eq(let v), .ne(let v), .gt(let v), .gte(let v), .lt(let v), .lte(let v), .in(let v), .notIn(let v),
-                     .contains(let v), .notContains(let v), .startsWith(let v), .endsWith(let v), .matches(let v, _), .notMatches(let v, _):
-                    visit(v)
-                case .length(let m), .each(let m), .not(let m): visit(m)
-                case .schema(let s): visit(s)
-                case .exists, .type, .empty, .uuid, .isoDate: break
-                }
-            }
+            for p in predicates { visit(p.operand) }
+        }
+    }
+
+    /// Every operand shape that can hold a template is walked: a predicate cannot hide one.
+    private mutating func visit(_ operand: PredicateOperand) {
+        switch operand {
+        case .value(let v), .regex(let v, _): visit(v)
+        case .matcher(let m): visit(m)
+        case .schema(let s): visit(s)
+        case .flag, .choice: break
         }
     }
 
