@@ -47,6 +47,12 @@ package enum OperandShape: Sendable {
     case number(minimum: Double?)
     /// A mapping with these keys, each of its own shape.
     case fields([FieldShape])
+    /// A mapping of names the user chooses (headers, cookies) to operands of one shape.
+    indirect case named(OperandShape)
+    /// A mapping of JSONPath queries (`$.id`) to operands of one shape.
+    indirect case paths(OperandShape)
+    /// A status: a code, a class like `2xx`, a list of them, a template, or a predicate map.
+    case status
 
     /// How a nested matcher reads a mapping and durations.
     package enum NestedMatcher: Sendable {
@@ -103,7 +109,7 @@ extension OperandShape {
                 if let problem = field.operand.problem(with: item, for: field.key) { return problem }
             }
             return nil
-        case .comparable, .value, .list, .flag, .choice, .regex, .matcher, .schema:
+        case .comparable, .value, .list, .flag, .choice, .regex, .matcher, .schema, .named, .paths, .status:
             return nil
         }
     }
@@ -112,7 +118,7 @@ extension OperandShape {
     package var checksResolvedValues: Bool {
         switch self {
         case .number, .fields: true
-        case .comparable, .value, .list, .flag, .choice, .regex, .matcher, .schema: false
+        case .comparable, .value, .list, .flag, .choice, .regex, .matcher, .schema, .named, .paths, .status: false
         }
     }
 

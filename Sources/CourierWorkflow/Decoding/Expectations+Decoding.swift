@@ -3,59 +3,54 @@ import CourierJSON
 import Foundation
 
 extension WorkflowDecoder {
-    static let expectKeys = ["status", "headers", "json", "body", "schema", "duration", "cookies"]
-
+    /// `expect:` (or `abort_if:`): each key decoded by its ``ExpectationKind``, in their order.
     func expectations(_ node: YAMLNode, in context: String = "expect") -> Expectations {
         var e = Expectations(range: node.range)
-        guard let f = fields(node, in: context, allowed: Self.expectKeys) else { return e }
-        if let s = f["status"] { e.status = status(s) }
-        if let h = f["headers"], let entries = namedEntries(h, for: "'headers'") {
-            e.headers = entries.compactMap { entry in
-                matcher(entry.value, MatcherContext(allowsObjectEquality: false)).map {
-                    NamedMatcher(name: parseTemplate(entry.name, entry.key), matcher: $0, range: entry.key.range)
-                }
-            }
-        }
-        if let j = f["json"], let entries = namedEntries(j, for: "'json'") {
-            e.json = entries.compactMap { entry in
-                if !entry.name.hasPrefix("$") {
-                    error("JSONPath '\(entry.name)' must start with '$' (e.g. '$.\(entry.name)')", at: entry.key.range)
-                    return nil
-                }
-                let query = jsonQuery(entry.name, entry.key)
-                guard let matcher = matcher(entry.value, MatcherContext(allowsObjectEquality: true)), let query else { return nil }
-                warnIfExpectingOneValue(matcher, from: query)
-                return JSONExpectation(path: query, matcher: matcher)
-            }
-        }
-        if let b = f["body"] { e.body = matcher(b, MatcherContext(allowsObjectEquality: false)) }
-        if let s = f["schema"] { e.schema = schemaSource(s) }
-        if let d = f["duration"] { e.duration = matcher(d, MatcherContext(allowsObjectEquality: false, isDuration: true)) }
-        if let c = f["cookies"], let entries = namedEntries(c, for: "'cookies'") {
-            e.cookies = entries.compactMap { entry in
-                matcher(entry.value, MatcherContext(allowsObjectEquality: false)).map {
-                    NamedMatcher(name: parseTemplate(entry.name, entry.key), matcher: $0, range: entry.key.range)
-                }
-            }
+        guard let f = fields(node, in: context, allowed: ExpectationKind.keys) else { return e }
+        for kind in ExpectationKind.all {
+            if let value = f[kind.shape.key] { e.items += kind.decode(self, kind, value, node.range) }
         }
         return e
     }
 
+    /// A mapping of user-chosen names (headers, cookies) to matchers; the names may hold templates.
+    func namedMatchers(_ node: YAMLNode, for context: String, _ make: (Template, Matcher) -> Expectation) -> [Expectation] {
+        guard let entries = namedEntries(node, for: context) else { return [] }
+        return entries.compactMap { entry in
+            matcher(entry.value, MatcherContext(allowsObjectEquality: false)).map { make(parseTemplate(entry.name, entry.key), $0) }
+        }
+    }
+
+    /// A mapping of JSONPath queries to matchers (`expect.json`).
+    func pathMatchers(_ node: YAMLNode, _ make: (JSONQuery, Matcher) -> Expectation) -> [Expectation] {
+        guard let entries = namedEntries(node, for: "'json'") else { return [] }
+        return entries.compactMap { entry in
+            if !entry.name.hasPrefix("$") {
+                error("JSONPath '\(entry.name)' must start with '$' (e.g. '$.\(entry.name)')", at: entry.key.range)
+                return nil
+            }
+            let query = jsonQuery(entry.name, entry.key)
+            guard let matcher = matcher(entry.value, MatcherContext(allowsObjectEquality: true)), let query else { return nil }
+            warnIfExpectingOneValue(matcher, from: query)
+            return make(query, matcher)
+        }
+    }
+
     // MARK: - Status
 
-    private func status(_ node: YAMLNode) -> StatusExpectation? {
+    func statusCheck(_ node: YAMLNode) -> ExpectationCheck? {
         switch node.kind {
         case .scalar:
-            return statusPattern(node).map { StatusExpectation(.oneOf([$0]), range: node.range) }
+            return statusPattern(node).map { .statusCodes([$0]) }
         case .sequence(let items):
             if items.isEmpty {
                 error("'status' list is empty; list the accepted codes like [200, 201]", at: node.range)
                 return nil
             }
             let patterns = items.compactMap(statusPattern)
-            return patterns.count == items.count ? StatusExpectation(.oneOf(patterns), range: node.range) : nil
+            return patterns.count == items.count ? .statusCodes(patterns) : nil
         case .mapping:
-            return matcher(node, MatcherContext(allowsObjectEquality: false)).map { StatusExpectation(.matcher($0), range: node.range) }
+            return matcher(node, MatcherContext(allowsObjectEquality: false)).map(ExpectationCheck.matcher)
         }
     }
 

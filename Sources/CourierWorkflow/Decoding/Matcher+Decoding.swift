@@ -74,6 +74,10 @@ extension WorkflowDecoder {
             return schemaSource(node).map(PredicateOperand.schema)
         case .number, .fields:
             return shapedValue(node, shape.operand, for: key) ? .value(templateValue(node)) : nil
+        case .named, .paths, .status:
+            // Shapes of `expect:` keys, never of a predicate (each predicate's example is decoded by a test).
+            error("'\(key)' is not usable as a predicate", at: node.range)
+            return nil
         }
     }
 
