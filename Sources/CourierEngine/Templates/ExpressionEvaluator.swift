@@ -45,7 +45,11 @@ struct ExpressionEvaluator {
             let input = try evaluate(base)
             var values: [JSONValue] = []
             for argument in arguments { values.append(try evaluate(argument)) }
-            return try Filters.apply(name, to: input, arguments: values, at: expression.range, redactingValues: redactingValues)
+            // Unknown names are decode-time errors; this one is for expressions made in code.
+            guard let filter = Filters.named(name) else {
+                throw EvaluationError(.invalid, "unknown filter '\(name)'", at: expression.range)
+            }
+            return try filter.apply(to: input, arguments: values, at: expression.range, redactingValues: redactingValues)
         case .binary(let op, let lhs, let rhs):
             return try binary(op, lhs, rhs, at: expression.range)
         case .not(let operand):
