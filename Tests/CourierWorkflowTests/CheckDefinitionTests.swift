@@ -78,6 +78,8 @@ import Testing
         #expect(within.problem(with: 0, for: "within") == nil)
         #expect(within.problem(with: -1, for: "within") == "'within' must be at least 0, found -1")
         #expect(within.problem(with: "1", for: "within") == "expected a number for 'within', found a string")
+        let huge = JSONValue.number(JSONNumber(text: "1e400")!)
+        #expect(within.problem(with: huge, for: "within") == "'within' is past the range of a number, found 1e400")
         let fields = OperandShape.fields([FieldShape(key: "value", operand: .number(minimum: nil), description: "the target"),
                                           FieldShape(key: "within", operand: within, description: "the tolerance")])
         #expect(fields.problem(with: ["value": 1, "within": 0.5], for: "near") == nil)

@@ -90,9 +90,10 @@ extension OperandShape {
     package func problem(with value: JSONValue, for key: String) -> String? {
         switch self {
         case .number(let minimum):
-            guard case .number(let number) = value, number.doubleValue.isFinite else {
+            guard case .number(let number) = value else {
                 return "expected a number for '\(key)', found \(value.kindDescription)"
             }
+            guard number.doubleValue.isFinite else { return "'\(key)' is past the range of a number, found \(number.text)" }
             if let minimum, number.doubleValue < minimum {
                 return "'\(key)' must be at least \(Self.text(minimum)), found \(number.text)"
             }
