@@ -4,7 +4,7 @@ import Foundation
 
 /// The `| filter` functions of section 9, each defined once with its evaluation.
 package enum Filters {
-    /// In the order `known filters: …` lists them (sorted there).
+    /// As the docs and `courier schema` list them (`known filters: …` sorts the names).
     package static let all: [FilterDefinition] = [
         `default`, upper, lower, trim, length, first, last, base64Encode, base64Decode, urlEncode, json, sha256, int, float, string,
     ]
