@@ -70,7 +70,7 @@ func statusTexts(_ patterns: [StatusPattern]) -> [String] {
         }
         #expect(file.literalText == "fixtures/avatar.png")
         #expect(literal(parts[1].contentType) == "image/png")
-        guard case .predicates(let predicates, _)? = upload.expect.duration, predicates.first?.name == "lt", case .value(let limit)? = predicates.first?.operand,
+        guard case .predicates(let predicates, _)? = upload.expect.duration, predicates.first?.name == "lt", case .value(let limit, _)? = predicates.first?.operand,
               case .number(let ms, let isInteger) = limit.kind else {
             Issue.record("expected duration lt")
             return

@@ -22,7 +22,9 @@ extension MatcherEvaluator {
 
     private func json(of predicate: CourierWorkflow.Predicate) -> JSONValue {
         switch predicate.operand {
-        case .value(let v), .regex(let v, _):
+        case .value(let v, let literal):
+            return (try? operand(v, literal: literal)) ?? .null
+        case .regex(let v, _):
             return (try? operand(v)) ?? .null
         case .flag(let flag):
             return .bool(flag)

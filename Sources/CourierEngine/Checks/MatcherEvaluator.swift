@@ -84,9 +84,9 @@ struct MatcherEvaluator {
 
         let resolved: ResolvedOperand
         switch predicate.operand {
-        case .value(let value):
+        case .value(let value, let literal):
             let rendered: JSONValue
-            do { rendered = try operand(value) } catch { return [templateFailure(error, subject: subject)] }
+            do { rendered = try operand(value, literal: literal) } catch { return [templateFailure(error, subject: subject)] }
             if definition.checksResolvedOperand, let problem = definition.shape.operand.problem(with: rendered, for: definition.shape.key) {
                 return fail("'\(definition.shape.key)': \(problem)")
             }
@@ -135,8 +135,10 @@ struct MatcherEvaluator {
     // MARK: - Operands and values
 
     /// An expected value, resolved; `500ms` becomes 500 where durations are compared.
-    func operand(_ value: TemplateValue) throws(EvaluationError) -> JSONValue {
-        let resolved = try renderer.value(value)
+    /// `literal` is `value` as JSON when it holds no template (made at decode time).
+    func operand(_ value: TemplateValue, literal: JSONValue? = nil) throws(EvaluationError) -> JSONValue {
+        let resolved: JSONValue
+        if let literal { resolved = literal } else { resolved = try renderer.value(value) }
         if durationOperands, case .string(let text) = resolved, let duration = Duration.parse(text) {
             // Same rule as a literal duration at load time (templates are only known now).
             guard duration >= Duration.shortestAllowed else {

@@ -381,7 +381,7 @@ private struct Walker {
     /// Every operand shape that can hold a template is walked: a predicate cannot hide one.
     private mutating func visit(_ operand: PredicateOperand) {
         switch operand {
-        case .value(let v), .regex(let v, _): visit(v)
+        case .value(let v, _), .regex(let v, _): visit(v)
         case .matcher(let m): visit(m)
         case .schema(let s): visit(s)
         case .flag, .choice: break

@@ -48,11 +48,11 @@ extension WorkflowDecoder {
         let key = shape.key
         switch shape.operand {
         case .comparable:
-            return .value(operand(node, context))
+            return .literal(operand(node, context))
         case .value:
-            return .value(templateValue(node))
+            return .literal(templateValue(node))
         case .list:
-            return listOperand(node, for: key) ? .value(templateValue(node)) : nil
+            return listOperand(node, for: key) ? .literal(templateValue(node)) : nil
         case .flag:
             return bool(node, for: key).map(PredicateOperand.flag)
         case .choice(let words):
@@ -73,7 +73,7 @@ extension WorkflowDecoder {
         case .schema:
             return schemaSource(node).map(PredicateOperand.schema)
         case .number, .fields:
-            return shapedValue(node, shape.operand, for: key) ? .value(templateValue(node)) : nil
+            return shapedValue(node, shape.operand, for: key) ? .literal(templateValue(node)) : nil
         case .named, .paths, .status:
             // Shapes of `expect:` keys, never of a predicate (each predicate's example is decoded by a test).
             error("'\(key)' is not usable as a predicate", at: node.range)
@@ -148,4 +148,9 @@ extension WorkflowDecoder {
             return .invalid
         }
     }
+}
+
+extension PredicateOperand {
+    /// A value operand, with its JSON made now when it holds no template.
+    static func literal(_ value: TemplateValue) -> PredicateOperand { .value(value, literal: value.literalJSON) }
 }

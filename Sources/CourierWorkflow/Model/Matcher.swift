@@ -39,7 +39,9 @@ package enum PredicateOperand: Sendable {
     /// ``OperandShape/comparable``, ``OperandShape/value``, ``OperandShape/list``,
     /// ``OperandShape/number(minimum:)`` and ``OperandShape/fields(_:)``: rendered when checked.
     /// Under `expect.duration`, comparable durations were normalised to milliseconds at decode time.
-    case value(TemplateValue)
+    /// `literal` is the value as JSON when it holds no template, made once at decode time so
+    /// that checking a step does not convert it again.
+    case value(TemplateValue, literal: JSONValue?)
     case flag(Bool)
     /// The index of the word among the shape's choices.
     case choice(Int)

@@ -47,7 +47,7 @@ extension PredicateDefinition {
 extension PredicateOperand {
     /// A plain scalar without templates: `eq: 3` on a list can never hold.
     var isLiteralScalar: Bool {
-        guard case .value(let value) = self else { return false }
+        guard case .value(let value, _) = self else { return false }
         switch value.kind {
         case .null, .bool, .number: return true
         case .string(let template): return template.literalText != nil
