@@ -22,6 +22,8 @@ extension MatcherEvaluator {
 
     private func json(of predicate: CourierWorkflow.Predicate) -> JSONValue {
         switch predicate.operand {
+        case .value(_, let literal?) where !durationOperands:
+            return literal
         case .value(let v, let literal):
             return (try? operand(v, literal: literal)) ?? .null
         case .regex(let v, _):

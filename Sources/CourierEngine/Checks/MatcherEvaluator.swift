@@ -84,6 +84,9 @@ struct MatcherEvaluator {
 
         let resolved: ResolvedOperand
         switch predicate.operand {
+        case .value(_, let literal?) where !durationOperands:
+            // The common case: a literal, made JSON at decode time (and checked against the shape there).
+            resolved = .value(literal)
         case .value(let value, let literal):
             let rendered: JSONValue
             do { rendered = try operand(value, literal: literal) } catch { return [templateFailure(error, subject: subject)] }

@@ -17,7 +17,10 @@ package struct Expectations: Sendable {
 }
 
 /// One expectation: what of the response it reads and how that is checked.
-package struct Expectation: Sendable {
+///
+/// Immutable; a class so that checking a step hands each expectation on as one reference, not
+/// as a copy of its target's and check's every part.
+package final class Expectation: Sendable {
     package let kind: ExpectationKind
     package let target: ResponseTarget
     package let check: ExpectationCheck

@@ -17,7 +17,10 @@ package indirect enum Matcher: Sendable {
 
 /// One predicate of a predicate map, located at its key: its definition (found once, when
 /// the workflow is decoded) and its operand as written.
-package struct Predicate: Sendable {
+///
+/// Immutable; a class so that checking a step hands each predicate on as one reference, not
+/// as a copy of its operand's every part.
+package final class Predicate: Sendable {
     package let definition: PredicateDefinition
     package let operand: PredicateOperand
     package let range: SourceRange
