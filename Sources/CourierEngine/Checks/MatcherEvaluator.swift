@@ -38,21 +38,22 @@ struct MatcherEvaluator {
             // can pass. Anything else is one "no value" failure, not one per predicate.
             var failures: [ExpectationResult] = []
             var needsValue = false
-            var needsList = false
+            /// The first predicate that wants a list, named in the failure.
+            var needsList: String?
             for predicate in predicates {
                 if Self.decidesWithoutValue(predicate) {
                     failures += check(predicate, actual: nil, subject: subject)
                 } else {
                     needsValue = true
-                    if case .needsList = predicate.definition.absence { needsList = true }
+                    if case .needsList = predicate.definition.absence, needsList == nil { needsList = predicate.name }
                 }
             }
             if needsValue {
                 // `each` holds on an empty list, but nothing at all is not an empty list.
-                let why = needsList ? " ('each' needs a list)" : ""
+                let why = needsList.map { " ('\($0)' needs a list)" } ?? ""
                 failures.append(ExpectationResult.failure(location: range, subject: subject,
                                                  message: "\(subject): there is no value to check\(why)",
-                                                 expected: needsList ? "a list" : "a value", actual: "(nothing)"))
+                                                 expected: needsList == nil ? "a value" : "a list", actual: "(nothing)"))
             }
             return failures
         }
