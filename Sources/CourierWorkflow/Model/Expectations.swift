@@ -11,9 +11,6 @@ package struct Expectations: Sendable {
         self.items = items
         self.range = range
     }
-
-    /// The expectations of one kind, in file order.
-    package func items(_ kind: ExpectationKind) -> [Expectation] { items.filter { $0.kind === kind } }
 }
 
 /// One expectation: what of the response it reads and how that is checked.
@@ -32,12 +29,6 @@ package final class Expectation: Sendable {
         self.target = target
         self.check = check
         self.range = range
-    }
-
-    /// The matcher, for expectations checked by one.
-    package var matcher: Matcher? {
-        if case .matcher(let m) = check { return m }
-        return nil
     }
 }
 

@@ -3,6 +3,9 @@
 /// The decoded expectations of each kind, for assertions: the model keeps one list, in
 /// ``ExpectationKind/all`` order.
 extension Expectations {
+    /// The expectations of one kind, in file order.
+    func items(_ kind: ExpectationKind) -> [Expectation] { items.filter { $0.kind === kind } }
+
     /// The status codes, or nil when the status is absent or a predicate map.
     var statusCodes: [StatusPattern]? {
         guard case .statusCodes(let codes)? = items(ExpectationKind.status).first?.check else { return nil }
@@ -31,5 +34,13 @@ extension Expectations {
         case .header(let name), .cookie(let name): name.literalText
         default: nil
         }
+    }
+}
+
+extension Expectation {
+    /// The matcher, for expectations checked by one.
+    var matcher: Matcher? {
+        if case .matcher(let m) = check { return m }
+        return nil
     }
 }
