@@ -1,9 +1,9 @@
 import CourierJSON
 
-/// Equality and order: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`.
+/// Equality and order: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `close_to`.
 extension PredicateDefinition {
     /// In the order suggestions and `courier schema` list them.
-    static let comparison: [PredicateDefinition] = [eq, ne, gt, gte, lt, lte]
+    static let comparison: [PredicateDefinition] = [eq, ne, gt, gte, lt, lte, closeTo]
 
     static let eq = PredicateDefinition(
         CheckShape(key: "eq", operand: .comparable,
@@ -27,6 +27,29 @@ extension PredicateDefinition {
     static let gte = ordering("gte", ">=", "Greater than or equal to the value.", example: "gte: 1") { $0 >= 0 }
     static let lt = ordering("lt", "<", "Less than the value; under `duration:` a duration like `500ms`.", example: "lt: 500ms") { $0 < 0 }
     static let lte = ordering("lte", "<=", "Less than or equal to the value.", example: "lte: 100") { $0 <= 0 }
+
+    /// For the results of floating-point arithmetic, which `eq` cannot meet (`0.1 + 0.2`).
+    /// Compared as doubles: a number past a double's range is never close to anything.
+    static let closeTo = PredicateDefinition(
+        CheckShape(key: "close_to",
+                   operand: .fields([
+                       FieldShape(key: "value", operand: .number(minimum: nil), description: "the number to be close to"),
+                       FieldShape(key: "within", operand: .number(minimum: 0), description: "the largest distance allowed, at least 0"),
+                   ]),
+                   description: "A number at most `within` away from `value`: |actual − value| ≤ within.",
+                   example: "close_to: { value: 0.3, within: 1e-9 }"),
+        checksOneValue: { _ in true }
+    ) { operand, input in
+        // The engine has checked the operand against the shape: both fields are numbers.
+        guard case .value(.object(let fields)) = operand, case .number(let value)? = fields["value"],
+              case .number(let within)? = fields["within"], let actual = input.value else { return .holds }
+        guard case .number(let number) = actual else { return .needs("close_to", "a number", actual) }
+        guard abs(number.doubleValue - value.doubleValue) <= within.doubleValue else {
+            return .fails("expected within \(within.text) of \(value.text), got \(number.text)",
+                          expected: .value(.number(value), after: "within \(within.text) of"))
+        }
+        return .holds
+    }
 
     /// `gt` and its kin: numbers by value, strings by code point.
     private static func ordering(_ key: String, _ symbol: String, _ description: String, example: String,
