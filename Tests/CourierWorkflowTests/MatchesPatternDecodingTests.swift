@@ -21,7 +21,8 @@ import Testing
             Issue.record("expected two predicates")
             return
         }
-        guard case .matches(_, let literal) = predicates[0].kind, case .notMatches(_, let templated) = predicates[1].kind else {
+        guard predicates[0].name == "matches", case .regex(_, let literal) = predicates[0].operand,
+              predicates[1].name == "not_matches", case .regex(_, let templated) = predicates[1].operand else {
             Issue.record("expected matches and not_matches")
             return
         }

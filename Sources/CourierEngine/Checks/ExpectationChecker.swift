@@ -12,150 +12,165 @@ struct ExpectationChecker {
     func check(_ expect: Expectations, response: ResponseView, stepRange: SourceRange) -> [ExpectationResult] {
         // Made when an expectation needs it: a step checking a literal status does not.
         lazy var matchers = MatcherEvaluator(renderer: renderer)
+        var items = expect.items[...]
         // The status comes first: its list is the one the others are appended to.
-        var results: [ExpectationResult]
-        if let passed = Self.passedLiteralStatus(expect.status, actual: response.status) {
-            results = [passed]
+        var results: [ExpectationResult] = []
+        if let first = items.first, case .status = first.target {
+            if let passed = Self.passedLiteralStatus(first, actual: response.status) {
+                results = [passed]
+                items = items.dropFirst()
+            }
         } else {
-            results = checkStatus(expect.status, response: response, stepRange: stepRange, matchers: matchers)
+            results = Self.implicitStatus(response.status, stepRange: stepRange)
         }
-        /// The failures of one expectation, or its passed record when there are none.
-        func record(_ failures: [ExpectationResult], subject: String, location: SourceRange?,
-                    expected: @autoclosure () -> CheckedValue?, actual: JSONValue?) {
+        // A body that is not JSON is reported once for all the JSONPath expectations.
+        var notJSONReported = false
+        for item in items {
+            guard let (subject, actual, nodelist) = read(item, response: response, results: &results, notJSONReported: &notJSONReported) else {
+                continue
+            }
+            let failures: [ExpectationResult]
+            let expected: CheckedValue?
+            switch item.check {
+            case .matcher(let matcher):
+                var evaluator = matchers
+                evaluator.durationOperands = item.kind.readsDurations
+                if item.kind.comparesAsText, case .equals(let value) = matcher, let actual {
+                    failures = textEquality(value, actual: actual, subject: subject)
+                } else {
+                    failures = evaluator.check(matcher, actual: actual, subject: subject, nodelist: nodelist)
+                }
+                expected = failures.isEmpty ? evaluator.expected(matcher) : nil
+            case .schema(let source):
+                failures = actual.map { SchemaChecker(renderer: renderer).check(source, instance: $0, subject: subject) } ?? []
+                expected = .words("valid against the schema")
+            case .statusCodes(let codes):
+                results += checkCodes(codes, item, actual: response.status)
+                continue
+            }
             if failures.isEmpty {
-                results.append(.passed(location: location, subject: subject, expected: expected(),
-                                       actual: actual.map { .value($0) } ?? .nothing))
+                results.append(.passed(location: item.range, subject: subject, expected: expected, actual: actual.map { .value($0) } ?? .nothing))
             } else {
                 results += failures
             }
         }
-
-        for header in expect.headers {
-            guard let name = renderedName(header, kind: "header", failures: &results) else { continue }
-            let actual = response.header(name)
-            let subject = "header \(name)"
-            if case .equals(let expected) = header.matcher, let actual {
-                // Header values are text: `Content-Length: 42` in YAML means the text "42".
-                record(textEquality(expected, actual: actual, subject: subject), subject: subject, location: header.matcher.range,
-                       expected: matchers.expected(header.matcher), actual: actual)
-            } else {
-                record(matchers.check(header.matcher, actual: actual, subject: subject), subject: subject,
-                       location: header.matcher.range, expected: matchers.expected(header.matcher), actual: actual)
-            }
-        }
-
-        if !expect.json.isEmpty {
-            switch response.json() {
-            case .success(let root):
-                for expectation in expect.json {
-                    results += checkJSON(expectation, root: root, matchers: matchers)
-                }
-            case .failure(let error):
-                results.append(ExpectationResult.failure(
-                    location: expect.json[0].path.range, subject: "json",
-                    message: ResponseView.notJSON(error) + "; json expectations cannot be checked",
-                    expected: "a JSON body", actual: Self.preview(response.text)))
-            }
-        }
-
-        if let body = expect.body {
-            let actual = JSONValue.string(response.text)
-            record(matchers.check(body, actual: actual, subject: "body"), subject: "body", location: body.range,
-                   expected: matchers.expected(body), actual: actual)
-        }
-        if let schema = expect.schema {
-            switch response.json() {
-            case .success(let root):
-                record(SchemaChecker(renderer: renderer).check(schema, instance: root, subject: "schema"), subject: "schema",
-                       location: expect.range, expected: .words("valid against the schema"), actual: root)
-            case .failure(let error):
-                results.append(ExpectationResult.failure(
-                    location: expect.range, subject: "schema",
-                    message: "schema: " + ResponseView.notJSON(error),
-                    expected: "a JSON body", actual: Self.preview(response.text)))
-            }
-        }
-        if let duration = expect.duration {
-            var durationMatchers = matchers
-            durationMatchers.durationOperands = true
-            let actual = JSONValue.number(JSONNumber(response.durationMilliseconds))
-            record(durationMatchers.check(duration, actual: actual, subject: "duration (ms)"), subject: "duration (ms)",
-                   location: duration.range, expected: durationMatchers.expected(duration), actual: actual)
-        }
-        for cookie in expect.cookies {
-            guard let name = renderedName(cookie, kind: "cookie", failures: &results) else { continue }
-            let actual = response.cookie(name).map(JSONValue.string)
-            record(matchers.check(cookie.matcher, actual: actual, subject: "cookie \(name)"), subject: "cookie \(name)",
-                   location: cookie.matcher.range, expected: matchers.expected(cookie.matcher), actual: actual)
-        }
         return results
     }
 
+    // MARK: - Reading the response
+
+    /// What `item` reads, with the subject its results name; nil after recording why it cannot be read.
+    private func read(_ item: Expectation, response: ResponseView, results: inout [ExpectationResult],
+                      notJSONReported: inout Bool) -> (subject: String, actual: JSONValue?, nodelist: Bool)? {
+        switch item.target {
+        case .status:
+            return ("status", .number(JSONNumber(response.status)), false)
+        case .header(let template):
+            guard let name = renderedName(template, kind: "header", failures: &results) else { return nil }
+            return ("header \(name)", response.header(name), false)
+        case .cookie(let template):
+            guard let name = renderedName(template, kind: "cookie", failures: &results) else { return nil }
+            return ("cookie \(name)", response.cookie(name).map(JSONValue.string), false)
+        case .body:
+            return ("body", .string(response.text), false)
+        case .durationMilliseconds:
+            return ("duration (ms)", .number(JSONNumber(response.durationMilliseconds)), false)
+        case .json(let query):
+            let subject = "json \(query.text)"
+            switch response.json() {
+            case .success(let root):
+                switch JSONQueryEvaluation(renderer: renderer).result(query, in: root) {
+                case .success(let result):
+                    // A singular query gives its value or nothing; any other always a list.
+                    return (subject, result.value, !query.isSingular)
+                case .failure(let failure):
+                    results.append(ExpectationResult.failure(location: failure.range, subject: subject, message: "\(subject): \(failure.message)"))
+                    return nil
+                }
+            case .failure(let error):
+                if !notJSONReported {
+                    notJSONReported = true
+                    results.append(ExpectationResult.failure(
+                        location: query.range, subject: "json",
+                        message: ResponseView.notJSON(error) + "; json expectations cannot be checked",
+                        expected: "a JSON body", actual: Self.preview(response.text)))
+                }
+                return nil
+            }
+        case .document:
+            let subject = item.kind.shape.key
+            switch response.json() {
+            case .success(let root):
+                return (subject, root, false)
+            case .failure(let error):
+                results.append(ExpectationResult.failure(
+                    location: item.range, subject: subject,
+                    message: "\(subject): " + ResponseView.notJSON(error),
+                    expected: "a JSON body", actual: Self.preview(response.text)))
+                return nil
+            }
+        }
+    }
+
     /// A header or cookie name, rendered when it holds a template; nil after recording why not.
-    private func renderedName(_ named: NamedMatcher, kind: String, failures: inout [ExpectationResult]) -> String? {
-        if let literal = named.literalName { return literal }
-        do { return try renderer.string(named.name) } catch {
-            failures.append(ExpectationResult.failure(location: error.range ?? named.range, subject: kind, message: "\(kind) name: \(error.message)"))
+    private func renderedName(_ name: Template, kind: String, failures: inout [ExpectationResult]) -> String? {
+        if let literal = name.literalText { return literal }
+        do { return try renderer.string(name) } catch {
+            failures.append(ExpectationResult.failure(location: error.range ?? name.range, subject: kind, message: "\(kind) name: \(error.message)"))
             return nil
         }
     }
 
     // MARK: - Status
 
-    private func checkStatus(_ status: StatusExpectation?, response: ResponseView, stepRange: SourceRange, matchers: MatcherEvaluator) -> [ExpectationResult] {
-        let actual = response.status
+    /// Without expect.status an error status fails the step: a smoke test that "passes" on a
+    /// 500 helps nobody.
+    private static func implicitStatus(_ actual: Int, stepRange: SourceRange) -> [ExpectationResult] {
         let actualValue = CheckedValue.value(.number(JSONNumber(actual)))
-        guard let status else {
-            // Without expect.status an error status fails the step: a smoke test
-            // that "passes" on a 500 helps nobody.
-            let implicit = CheckedValue.words("a status below 400 (no expect.status given)")
-            guard actual >= 400 else {
-                return [.passed(location: stepRange, subject: "status", expected: implicit, actual: actualValue)]
-            }
-            return [ExpectationResult.failure(location: stepRange, subject: "status",
-                                     message: "status \(actual) is an error; add 'expect: { status: \(actual) }' to the step if that is what you want",
-                                     expectedValue: implicit, actualValue: actualValue)]
+        let implicit = CheckedValue.words("a status below 400 (no expect.status given)")
+        guard actual >= 400 else {
+            return [.passed(location: stepRange, subject: "status", expected: implicit, actual: actualValue)]
         }
-        switch status.kind {
-        case .oneOf(let written):
-            let patterns: [StatusPattern]
-            do throws(ExpectationResult) {
-                patterns = try written.map { (pattern: StatusPattern) throws(ExpectationResult) in try rendered(pattern) }
-            } catch {
-                return [error]
-            }
-            // One code is a value (201); classes and lists are words (`2xx`, `one of 200, 204`).
-            let expectedValue: CheckedValue
-            if patterns.count == 1, case .code(let code) = patterns[0] {
-                expectedValue = .value(.number(JSONNumber(code)))
-            } else {
-                let names = patterns.map { pattern in
-                    switch pattern {
-                    case .code(let code): String(code)
-                    case .statusClass(let c): "\(c)xx"
-                    case .template(let t): t.literalText ?? "?"
-                    }
+        return [ExpectationResult.failure(location: stepRange, subject: "status",
+                                 message: "status \(actual) is an error; add 'expect: { status: \(actual) }' to the step if that is what you want",
+                                 expectedValue: implicit, actualValue: actualValue)]
+    }
+
+    private func checkCodes(_ written: [StatusPattern], _ status: Expectation, actual: Int) -> [ExpectationResult] {
+        let actualValue = CheckedValue.value(.number(JSONNumber(actual)))
+        let patterns: [StatusPattern]
+        do throws(ExpectationResult) {
+            patterns = try written.map { (pattern: StatusPattern) throws(ExpectationResult) in try rendered(pattern) }
+        } catch {
+            return [error]
+        }
+        // One code is a value (201); classes and lists are words (`2xx`, `one of 200, 204`).
+        let expectedValue: CheckedValue
+        if patterns.count == 1, case .code(let code) = patterns[0] {
+            expectedValue = .value(.number(JSONNumber(code)))
+        } else {
+            let names = patterns.map { pattern in
+                switch pattern {
+                case .code(let code): String(code)
+                case .statusClass(let c): "\(c)xx"
+                case .template(let t): t.literalText ?? "?"
                 }
-                expectedValue = .words(names.count == 1 ? names[0] : "one of " + names.joined(separator: ", "))
             }
-            if patterns.contains(where: { $0.matches(actual) }) {
-                return [.passed(location: status.range, subject: "status", expected: expectedValue, actual: actualValue)]
-            }
-            return [ExpectationResult.failure(location: status.range, subject: "status",
-                                     message: "status: expected \(expectedValue.rendered), got \(actual)",
-                                     expectedValue: expectedValue, actualValue: actualValue)]
-        case .matcher(let matcher):
-            let failures = matchers.check(matcher, actual: .number(JSONNumber(actual)), subject: "status")
-            guard failures.isEmpty else { return failures }
-            return [.passed(location: matcher.range, subject: "status", expected: matchers.expected(matcher), actual: actualValue)]
+            expectedValue = .words(names.count == 1 ? names[0] : "one of " + names.joined(separator: ", "))
         }
+        if patterns.contains(where: { $0.matches(actual) }) {
+            return [.passed(location: status.range, subject: "status", expected: expectedValue, actual: actualValue)]
+        }
+        return [ExpectationResult.failure(location: status.range, subject: "status",
+                                 message: "status: expected \(expectedValue.rendered), got \(actual)",
+                                 expectedValue: expectedValue, actualValue: actualValue)]
     }
 
     /// A literal code that matched (`status: 200`), what most steps check: the code is both
     /// the expected and the actual value, made once, with no rendering and no list of patterns.
-    /// Nil for anything else (``checkStatus(_:response:stepRange:matchers:)`` decides).
-    private static func passedLiteralStatus(_ status: StatusExpectation?, actual: Int) -> ExpectationResult? {
-        guard let status, case .oneOf(let written) = status.kind, written.count == 1, case .code(let code) = written[0],
+    /// Nil for anything else (``checkCodes(_:_:actual:)`` decides).
+    private static func passedLiteralStatus(_ status: Expectation, actual: Int) -> ExpectationResult? {
+        guard case .statusCodes(let written) = status.check, written.count == 1, case .code(let code) = written[0],
               code == actual else { return nil }
         let value = CheckedValue.value(.number(JSONNumber(code)))
         return .passed(location: status.range, subject: "status", expected: value, actual: value)
@@ -181,22 +196,6 @@ struct ExpectationChecker {
                                    expected: "a status code or class", actual: shown)
         }
         return resolved
-    }
-
-    // MARK: - JSON
-
-    private func checkJSON(_ expectation: JSONExpectation, root: JSONValue, matchers: MatcherEvaluator) -> [ExpectationResult] {
-        let subject = "json \(expectation.path.text)"
-        switch JSONQueryEvaluation(renderer: renderer).result(expectation.path, in: root) {
-        case .success(let result):
-            // A singular query gives its value or nothing; any other always a list.
-            let failures = matchers.check(expectation.matcher, actual: result.value, subject: subject, nodelist: !expectation.path.isSingular)
-            guard failures.isEmpty else { return failures }
-            return [.passed(location: expectation.matcher.range, subject: subject, expected: matchers.expected(expectation.matcher),
-                            actual: result.value.map { .value($0) } ?? .nothing)]
-        case .failure(let failure):
-            return [ExpectationResult.failure(location: failure.range, subject: subject, message: "\(subject): \(failure.message)")]
-        }
     }
 
     private func textEquality(_ expected: TemplateValue, actual: JSONValue, subject: String) -> [ExpectationResult] {

@@ -16,20 +16,23 @@ extension MatcherEvaluator {
         case .equals(let value):
             return (try? operand(value)) ?? .null
         case .predicates(let predicates, _):
-            return .object(JSONObject(predicates.map { ($0.kind.name, json(of: $0.kind)) }))
+            return .object(JSONObject(predicates.map { ($0.name, json(of: $0)) }))
         }
     }
 
-    private func json(of kind: PredicateKind) -> JSONValue {
-        switch kind {
-        case .eq(let v), .ne(let v), .gt(let v), .gte(let v), .lt(let v), .lte(let v), .in(let v), .notIn(let v),
-             .contains(let v), .notContains(let v), .startsWith(let v), .endsWith(let v), .matches(let v, _), .notMatches(let v, _):
+    private func json(of predicate: CourierWorkflow.Predicate) -> JSONValue {
+        switch predicate.operand {
+        case .value(_, let literal?) where !durationOperands:
+            return literal
+        case .value(let v, let literal):
+            return (try? operand(v, literal: literal)) ?? .null
+        case .regex(let v, _):
             return (try? operand(v)) ?? .null
-        case .exists(let flag), .empty(let flag), .uuid(let flag), .isoDate(let flag):
+        case .flag(let flag):
             return .bool(flag)
-        case .type(let type):
-            return .string(type.rawValue)
-        case .length(let inner), .each(let inner), .not(let inner):
+        case .choice(let index):
+            return .string(predicate.definition.choices[index])
+        case .matcher(let inner):
             return json(of: inner)
         case .schema:
             return .string("schema")

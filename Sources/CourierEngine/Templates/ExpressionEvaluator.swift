@@ -45,7 +45,11 @@ struct ExpressionEvaluator {
             let input = try evaluate(base)
             var values: [JSONValue] = []
             for argument in arguments { values.append(try evaluate(argument)) }
-            return try Filters.apply(name, to: input, arguments: values, at: expression.range, redactingValues: redactingValues)
+            // Unknown names are decode-time errors; this one is for expressions made in code.
+            guard let filter = Filters.named(name) else {
+                throw EvaluationError(.invalid, "unknown filter '\(name)'", at: expression.range)
+            }
+            return try filter.apply(to: input, arguments: values, at: expression.range, redactingValues: redactingValues)
         case .binary(let op, let lhs, let rhs):
             return try binary(op, lhs, rhs, at: expression.range)
         case .not(let operand):
@@ -163,17 +167,7 @@ struct ExpressionEvaluator {
     // MARK: - Helpers shared with filters and checks
 
     /// -1, 0 or 1 for two numbers or two strings; nil for anything else.
-    static func compare(_ a: JSONValue, _ b: JSONValue) -> Int? {
-        switch (a, b) {
-        case (.number(let x), .number(let y)):
-            let dx = x.doubleValue, dy = y.doubleValue
-            return dx < dy ? -1 : (dx > dy ? 1 : 0)
-        case (.string(let x), .string(let y)):
-            return x < y ? -1 : (x > y ? 1 : 0)
-        default:
-            return nil
-        }
-    }
+    static func compare(_ a: JSONValue, _ b: JSONValue) -> Int? { JSONValue.order(a, b) }
 
     static func isTruthy(_ value: JSONValue) -> Bool {
         switch value {
@@ -187,16 +181,7 @@ struct ExpressionEvaluator {
     }
 
     /// "a string", "an array", … for messages.
-    static func describe(_ value: JSONValue) -> String {
-        switch value {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
+    static func describe(_ value: JSONValue) -> String { value.kindDescription }
 
     /// The expression as the user wrote it, for messages (`user.roles[0]`).
     static func sourceName(_ expression: Expression) -> String {

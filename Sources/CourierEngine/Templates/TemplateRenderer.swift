@@ -77,13 +77,5 @@ package struct TemplateRenderer {
     }
 
     /// How a value reads inside a longer string.
-    package static func interpolation(_ value: JSONValue) -> String {
-        switch value {
-        case .string(let s): s
-        case .number(let n): n.text
-        case .bool(let b): b ? "true" : "false"
-        case .null: "null"
-        case .array, .object: value.serialized()
-        }
-    }
+    package static func interpolation(_ value: JSONValue) -> String { value.interpolationText }
 }

@@ -241,7 +241,10 @@ private struct Walker {
             visit(step.expect)
             if let abortIf = step.retry?.abortIf { visit(abortIf) }
             for capture in step.capture {
-                if case .json(let query) = capture.source { visit(query) }
+                switch capture.source {
+                case .json(let query): visit(query)
+                case .header, .cookie, .regex, .status, .body, .duration: break
+                }
                 if let value = capture.defaultValue { visit(value) }
                 // Later captures of the same step may use earlier ones.
                 if define(capture.name.value) { introduced.append(capture.name.value) }
@@ -337,27 +340,20 @@ private struct Walker {
         }
     }
 
+    /// Walks targets and checks, not kinds: a new expectation kind cannot hide a template.
     private mutating func visit(_ expect: Expectations) {
-        switch expect.status?.kind {
-        case .matcher(let m)?: visit(m)
-        case .oneOf(let patterns)?:
-            for case .template(let t) in patterns { visit(t) }
-        case nil: break
-        }
-        for h in expect.headers {
-            visit(h.name)
-            visit(h.matcher)
-        }
-        for j in expect.json {
-            visit(j.path)
-            visit(j.matcher)
-        }
-        if let m = expect.body { visit(m) }
-        if let s = expect.schema { visit(s) }
-        if let m = expect.duration { visit(m) }
-        for c in expect.cookies {
-            visit(c.name)
-            visit(c.matcher)
+        for item in expect.items {
+            switch item.target {
+            case .header(let name), .cookie(let name): visit(name)
+            case .json(let query): visit(query)
+            case .status, .body, .document, .durationMilliseconds: break
+            }
+            switch item.check {
+            case .matcher(let m): visit(m)
+            case .statusCodes(let patterns):
+                for case .template(let t) in patterns { visit(t) }
+            case .schema(let s): visit(s)
+            }
         }
     }
 
@@ -378,16 +374,17 @@ private struct Walker {
         switch matcher {
         case .equals(let v): visit(v)
         case .predicates(let predicates, _):
-            for p in predicates {
-                switch p.kind {
-                case .eq(let v), .ne(let v), .gt(let v), .gte(let v), .lt(let v), .lte(let v), .in(let v), .notIn(let v),
-                     .contains(let v), .notContains(let v), .startsWith(let v), .endsWith(let v), .matches(let v, _), .notMatches(let v, _):
-                    visit(v)
-                case .length(let m), .each(let m), .not(let m): visit(m)
-                case .schema(let s): visit(s)
-                case .exists, .type, .empty, .uuid, .isoDate: break
-                }
-            }
+            for p in predicates { visit(p.operand) }
+        }
+    }
+
+    /// Every operand shape that can hold a template is walked: a predicate cannot hide one.
+    private mutating func visit(_ operand: PredicateOperand) {
+        switch operand {
+        case .value(let v, _), .regex(let v, _): visit(v)
+        case .matcher(let m): visit(m)
+        case .schema(let s): visit(s)
+        case .flag, .choice: break
         }
     }
 

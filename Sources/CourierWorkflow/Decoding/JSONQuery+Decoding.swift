@@ -115,20 +115,8 @@ extension WorkflowDecoder {
                 "'\(query.text)' yields a list (it can select any number of nodes), never a single \(Self.kindName(value)); "
                     + "did you mean [\(shown)] or { each: \(shown) }?", at: query.range))
         case .predicates(let predicates, _):
-            for predicate in predicates {
-                let name: String
-                switch predicate.kind {
-                case .eq(let v), .ne(let v):
-                    guard Self.scalarText(v) != nil else { continue }
-                    name = predicate.kind.name
-                case .type(let type):
-                    guard type != .array else { continue }
-                    name = "type"
-                case .gt, .gte, .lt, .lte, .startsWith, .endsWith, .matches, .notMatches, .uuid, .isoDate:
-                    name = predicate.kind.name
-                default:
-                    continue
-                }
+            for predicate in predicates where predicate.definition.checksOneValue(predicate.operand) {
+                let name = predicate.name
                 diagnostics.append(.warning(
                     "'\(name)' checks a single value, but '\(query.text)' yields a list (it can select any number of nodes); "
                         + "did you mean { each: { \(name): … } }?", at: predicate.range))

@@ -1,48 +1,61 @@
 import CourierDiagnostics
 
-/// A step's `expect:` block (spec section 7).
+/// A step's `expect:` block (spec section 7): its expectations in the order of
+/// ``ExpectationKind/all`` (the status first), each kind's entries in file order.
 package struct Expectations: Sendable {
-    package var status: StatusExpectation?
-    package var headers: [NamedMatcher]
-    /// JSONPath → matcher, in file order.
-    package var json: [JSONExpectation]
-    package var body: Matcher?
-    package var schema: SchemaSource?
-    /// Operands of ordering predicates are milliseconds (normalised at decode time).
-    package var duration: Matcher?
-    package var cookies: [NamedMatcher]
+    package var items: [Expectation]
     /// The `expect:` mapping, or the step's range when there was none.
     package var range: SourceRange
 
-    package init(status: StatusExpectation? = nil, headers: [NamedMatcher] = [], json: [JSONExpectation] = [],
-                 body: Matcher? = nil, schema: SchemaSource? = nil, duration: Matcher? = nil,
-                 cookies: [NamedMatcher] = [], range: SourceRange) {
-        self.status = status
-        self.headers = headers
-        self.json = json
-        self.body = body
-        self.schema = schema
-        self.duration = duration
-        self.cookies = cookies
+    package init(_ items: [Expectation] = [], range: SourceRange) {
+        self.items = items
         self.range = range
     }
 }
 
-/// `status: 200`, `[200, 201]`, `"2xx"`, `[200, "3xx"]`, `"{{ code }}"` or a predicate map.
-package struct StatusExpectation: Sendable {
-    package enum Kind: Sendable {
-        /// Any of these codes or classes.
-        case oneOf([StatusPattern])
-        case matcher(Matcher)
-    }
+/// One expectation: what of the response it reads and how that is checked.
+///
+/// Immutable; a class so that checking a step hands each expectation on as one reference, not
+/// as a copy of its target's and check's every part.
+package final class Expectation: Sendable {
+    package let kind: ExpectationKind
+    package let target: ResponseTarget
+    package let check: ExpectationCheck
+    /// Where its passed record points (the matcher, the status, or the `expect:` for a schema).
+    package let range: SourceRange
 
-    package var kind: Kind
-    package var range: SourceRange
-
-    package init(_ kind: Kind, range: SourceRange) {
+    package init(_ kind: ExpectationKind, target: ResponseTarget, check: ExpectationCheck, range: SourceRange) {
         self.kind = kind
+        self.target = target
+        self.check = check
         self.range = range
     }
+}
+
+/// The part of a response an expectation reads. The engine reads each in one place; a new
+/// expectation kind over these parts needs no engine change.
+package enum ResponseTarget: Sendable {
+    case status
+    /// A header by name, the name rendered when checked.
+    case header(Template)
+    /// A cookie the response sets, by name.
+    case cookie(Template)
+    /// The body as text.
+    case body
+    /// The value (or, for a non-singular query, the list) a JSONPath gives in the JSON body.
+    case json(JSONQuery)
+    /// The whole JSON body.
+    case document
+    /// The response time in milliseconds.
+    case durationMilliseconds
+}
+
+/// How an expectation checks what it read.
+package enum ExpectationCheck: Sendable {
+    case matcher(Matcher)
+    /// Any of these codes or classes (`200`, `[200, 201]`, `"2xx"`, `"{{ code }}"`).
+    case statusCodes([StatusPattern])
+    case schema(SchemaSource)
 }
 
 package enum StatusPattern: Sendable {
@@ -74,34 +87,5 @@ package enum StatusPattern: Sendable {
         case .statusClass(let c): return status / 100 == c
         case .template: return false
         }
-    }
-}
-
-/// A header or cookie expectation; the name may hold a template, rendered when checked.
-package struct NamedMatcher: Sendable {
-    package var name: Template
-    package var matcher: Matcher
-    /// The name's range.
-    package var range: SourceRange
-
-    package init(name: Template, matcher: Matcher, range: SourceRange) {
-        self.name = name
-        self.matcher = matcher
-        self.range = range
-    }
-
-    /// The name when it holds no template.
-    package var literalName: String? { name.literalText }
-}
-
-/// `$.path: matcher` under `expect.json`.
-package struct JSONExpectation: Sendable {
-    /// Compiled at load; its range is the key's.
-    package var path: JSONQuery
-    package var matcher: Matcher
-
-    package init(path: JSONQuery, matcher: Matcher) {
-        self.path = path
-        self.matcher = matcher
     }
 }

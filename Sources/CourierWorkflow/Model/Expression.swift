@@ -39,15 +39,9 @@ package struct Expression: Sendable {
         self.range = range
     }
 
-    /// Filters the engine implements; others are decode-time errors.
-    package static let knownFilters: [String: ClosedRange<Int>] = [
-        "default": 1...1, "upper": 0...0, "lower": 0...0, "trim": 0...0, "length": 0...0,
-        "first": 0...0, "last": 0...0, "base64_encode": 0...0, "base64_decode": 0...0,
-        "url_encode": 0...0, "json": 0...0, "sha256": 0...0, "int": 0...0, "float": 0...0, "string": 0...0,
-    ]
+    /// Filters, with their argument counts (``Filters``); others are decode-time errors.
+    package static var knownFilters: [String: ClosedRange<Int>] { Filters.arities }
 
-    /// Functions the engine implements, with their argument counts.
-    package static let knownFunctions: [String: ClosedRange<Int>] = [
-        "uuid": 0...0, "now": 0...0, "timestamp": 0...0, "random_int": 2...2, "random_string": 1...1,
-    ]
+    /// Functions, with their argument counts (``Functions``); others are decode-time errors.
+    package static var knownFunctions: [String: ClosedRange<Int>] { Functions.arities }
 }

@@ -15,62 +15,43 @@ package indirect enum Matcher: Sendable {
     }
 }
 
-/// One predicate of a predicate map, located at its key.
-package struct Predicate: Sendable {
-    package var kind: PredicateKind
-    package var range: SourceRange
+/// One predicate of a predicate map, located at its key: its definition (found once, when
+/// the workflow is decoded) and its operand as written.
+///
+/// Immutable; a class so that checking a step hands each predicate on as one reference, not
+/// as a copy of its operand's every part.
+package final class Predicate: Sendable {
+    package let definition: PredicateDefinition
+    package let operand: PredicateOperand
+    package let range: SourceRange
 
-    package init(_ kind: PredicateKind, range: SourceRange) {
-        self.kind = kind
+    package init(_ definition: PredicateDefinition, operand: PredicateOperand, range: SourceRange) {
+        self.definition = definition
+        self.operand = operand
         self.range = range
     }
 
-    /// Predicate names as written in YAML, for decoding and suggestions.
-    package static let names = PredicateName.allCases.map(\.rawValue)
+    /// The key as written in YAML.
+    package var name: String { definition.shape.key }
 }
 
-/// The predicate keys of spec section 7, in the order suggestions list them. The decoder
-/// switches over this enum exhaustively: a name added here must be decoded there (it used
-/// to fall to a `default:` that read it as a schema).
-package enum PredicateName: String, CaseIterable, Sendable {
-    case eq, ne, gt, gte, lt, lte
-    case `in`, notIn = "not_in"
-    case contains, notContains = "not_contains"
-    case startsWith = "starts_with", endsWith = "ends_with"
-    case matches, notMatches = "not_matches"
-    case exists, type, length, empty, each, schema, uuid
-    case isoDate = "iso_date"
-    case not
-}
-
-package enum PredicateKind: Sendable {
-    case eq(TemplateValue)
-    case ne(TemplateValue)
-    /// Ordering operands. Under `expect.duration` they are normalised to a
-    /// number of milliseconds at decode time (`500ms` → `500`, `2s` → `2000`).
-    case gt(TemplateValue)
-    case gte(TemplateValue)
-    case lt(TemplateValue)
-    case lte(TemplateValue)
-    case `in`(TemplateValue)
-    case notIn(TemplateValue)
-    case contains(TemplateValue)
-    case notContains(TemplateValue)
-    case startsWith(TemplateValue)
-    case endsWith(TemplateValue)
-    /// A regular expression (checked at decode time when it has no template).
+/// A predicate's operand as decoded, one case per family of ``OperandShape``s. The name
+/// checker and the engine switch over these cases, never over predicates, so a new predicate
+/// with an existing shape needs neither.
+package enum PredicateOperand: Sendable {
+    /// ``OperandShape/comparable``, ``OperandShape/value``, ``OperandShape/list``,
+    /// ``OperandShape/number(minimum:)`` and ``OperandShape/fields(_:)``: rendered when checked.
+    /// Under `expect.duration`, comparable durations were normalised to milliseconds at decode time.
+    /// `literal` is the value as JSON when it holds no template, made once at decode time so
+    /// that checking a step does not convert it again.
+    case value(TemplateValue, literal: JSONValue?)
+    case flag(Bool)
+    /// The index of the word among the shape's choices.
+    case choice(Int)
     /// The pattern as written, and compiled when it has no template (at load, once).
-    case matches(TemplateValue, compiled: RegexPattern?)
-    case notMatches(TemplateValue, compiled: RegexPattern?)
-    case exists(Bool)
-    case type(JSONType)
-    case length(Matcher)
-    case empty(Bool)
-    case each(Matcher)
+    case regex(TemplateValue, compiled: RegexPattern?)
+    case matcher(Matcher)
     case schema(SchemaSource)
-    case uuid(Bool)
-    case isoDate(Bool)
-    case not(Matcher)
 }
 
 /// The JSON types `type:` can name.
@@ -97,37 +78,6 @@ package enum SchemaSource: Sendable {
         case .compiled(_, let range): return range
         case .inline(let value): return value.range
         case .file(let path): return path.range
-        }
-    }
-}
-
-extension PredicateKind {
-    /// The key as written in YAML.
-    package var name: String {
-        switch self {
-        case .eq: "eq"
-        case .ne: "ne"
-        case .gt: "gt"
-        case .gte: "gte"
-        case .lt: "lt"
-        case .lte: "lte"
-        case .in: "in"
-        case .notIn: "not_in"
-        case .contains: "contains"
-        case .notContains: "not_contains"
-        case .startsWith: "starts_with"
-        case .endsWith: "ends_with"
-        case .matches: "matches"
-        case .notMatches: "not_matches"
-        case .exists: "exists"
-        case .type: "type"
-        case .length: "length"
-        case .empty: "empty"
-        case .each: "each"
-        case .schema: "schema"
-        case .uuid: "uuid"
-        case .isoDate: "iso_date"
-        case .not: "not"
         }
     }
 }

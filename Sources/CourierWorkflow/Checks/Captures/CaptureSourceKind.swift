@@ -1,0 +1,88 @@
+import CourierDiagnostics
+import CourierJSON
+import Foundation
+
+/// One source a `capture:` entry can read (spec section 8): its shape and its decoding,
+/// declared together in ``CaptureSourceKind/all``. The engine reads each ``CaptureSource``
+/// case from the response; the name checker walks the cases.
+package final class CaptureSourceKind: Sendable {
+    package let shape: CheckShape
+    /// Keys besides the source's own that only this source reads (`from` for `regex`).
+    package let modifiers: [String]
+    /// The source `value` (this key's value) names; `entry` is the whole capture mapping.
+    let decode: @Sendable (_ decoder: WorkflowDecoder, _ value: YAMLNode, _ entry: WorkflowDecoder.Fields) -> CaptureSource?
+
+    init(_ shape: CheckShape, modifiers: [String] = [],
+         decode: @escaping @Sendable (WorkflowDecoder, YAMLNode, WorkflowDecoder.Fields) -> CaptureSource?) {
+        self.shape = shape
+        self.modifiers = modifiers
+        self.decode = decode
+    }
+}
+
+extension CaptureSourceKind {
+    /// Every source, in the order "needs a source: one of …" lists them.
+    package static let all: [CaptureSourceKind] = [json, header, cookie, regex, status, body, duration]
+
+    package static let keys: [String] = all.map(\.shape.key)
+
+    /// The keys only some sources read.
+    static let modifierKeys: [String] = all.flatMap(\.modifiers)
+
+    static let json = CaptureSourceKind(
+        CheckShape(key: "json", operand: .value, description: "The value a JSONPath gives in the JSON body (a list when it is not singular).",
+                   example: "json: $.access_token")
+    ) { decoder, value, _ in
+        guard let path = decoder.string(value, for: "json") else { return nil }
+        guard path.value.hasPrefix("$") else {
+            decoder.error("JSONPath '\(path.value)' must start with '$' (e.g. '$.\(path.value)')", at: value.range)
+            return nil
+        }
+        return decoder.jsonQuery(path.value, value).map(CaptureSource.json)
+    }
+
+    static let header = CaptureSourceKind(
+        CheckShape(key: "header", operand: .value, description: "A response header by name (any case).", example: "header: Location")
+    ) { decoder, value, _ in
+        decoder.string(value, for: "header").map { .header($0.value) }
+    }
+
+    static let cookie = CaptureSourceKind(
+        CheckShape(key: "cookie", operand: .value, description: "A cookie the response sets, by name.", example: "cookie: session")
+    ) { decoder, value, _ in
+        decoder.string(value, for: "cookie").map { .cookie($0.value) }
+    }
+
+    static let regex = CaptureSourceKind(
+        CheckShape(key: "regex", operand: .regex,
+                   description: "The first group of a regular expression (the whole match without groups), in the body "
+                       + "or, with `from: header NAME`, in a header.",
+                   example: "regex: \"id=(\\\\d+)\""),
+        modifiers: ["from"]
+    ) { decoder, value, entry in
+        guard let pattern = decoder.string(value, for: "regex") else { return nil }
+        let compiled: RegexPattern
+        do { compiled = try RegexPattern(pattern.value, dialect: .workflow) } catch {
+            decoder.error("invalid regular expression '\(pattern.value)' for 'regex': \(error)", at: value.range)
+            return nil
+        }
+        let subject = entry["from"].map(decoder.regexSubject) ?? .body
+        return subject.map { .regex(Located(compiled, range: pattern.range), from: $0) }
+    }
+
+    static let status = flag("status", .status, "The status code.")
+    static let body = flag("body", .body, "The body as text.")
+    static let duration = flag("duration", .duration, "The response time in milliseconds.")
+
+    /// `status: true`: a source with nothing to choose.
+    private static func flag(_ key: String, _ source: CaptureSource, _ description: String) -> CaptureSourceKind {
+        CaptureSourceKind(CheckShape(key: key, operand: .flag, description: description, example: "\(key): true")) { decoder, value, _ in
+            guard let flag = decoder.bool(value, for: key) else { return nil }
+            guard flag else {
+                decoder.error("'\(key): false' captures nothing; write '\(key): true' or remove the capture", at: value.range)
+                return nil
+            }
+            return source
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import CourierDiagnostics
+
+/// One key of `expect:` (spec section 7): its shape, what of the response it reads and how it
+/// is decoded, declared together in ``ExpectationKind/all``.
+///
+/// The engine checks every kind the same way: it reads the expectation's ``ResponseTarget``
+/// and runs its ``ExpectationCheck``; the name checker walks targets and checks, so the
+/// templates of a new kind are checked without touching either.
+package final class ExpectationKind: Sendable {
+    package let shape: CheckShape
+    /// Values compared for equality as text: a header is text, so `Content-Length: 42` means "42".
+    package let comparesAsText: Bool
+    /// Operands of ordering predicates are durations, in milliseconds.
+    package let readsDurations: Bool
+    /// The expectations `value` (this kind's value, inside the `expect:` at `expect`) holds.
+    let decode: @Sendable (_ decoder: WorkflowDecoder, _ kind: ExpectationKind, _ value: YAMLNode, _ expect: SourceRange) -> [Expectation]
+
+    init(_ shape: CheckShape, comparesAsText: Bool = false, readsDurations: Bool = false,
+         decode: @escaping @Sendable (WorkflowDecoder, ExpectationKind, YAMLNode, SourceRange) -> [Expectation]) {
+        self.shape = shape
+        self.comparesAsText = comparesAsText
+        self.readsDurations = readsDurations
+        self.decode = decode
+    }
+}
+
+extension ExpectationKind {
+    /// Every kind, in the order a step's expectations are checked and reported (the status
+    /// first: the others' results are appended to its list).
+    package static let all: [ExpectationKind] = [status, headers, json, body, schema, duration, cookies]
+
+    /// The keys of `expect:`, for the decoder's did-you-mean.
+    package static let keys: [String] = all.map(\.shape.key)
+
+    static let status = ExpectationKind(
+        CheckShape(key: "status", operand: .status,
+                   description: "The status code: a code, a class like 2xx, a list of them, a template or a predicate map. "
+                       + "Without it a status of 400 or more fails the step.",
+                   example: "status: [200, 201]")
+    ) { decoder, kind, value, _ in
+        decoder.statusCheck(value).map { [Expectation(kind, target: .status, check: $0, range: value.range)] } ?? []
+    }
+
+    static let headers = ExpectationKind(
+        CheckShape(key: "headers", operand: .named(.matcher(.values)),
+                   description: "Response headers by name (any case), each a value (compared as text) or predicates.",
+                   example: "headers: { Content-Type: { starts_with: application/json } }"),
+        comparesAsText: true
+    ) { decoder, kind, value, _ in
+        decoder.namedMatchers(value, for: "'headers'") { kind.expecting(.header($0), $1) }
+    }
+
+    static let json = ExpectationKind(
+        CheckShape(key: "json", operand: .paths(.matcher(.valuesOrObjects)),
+                   description: "Values in the JSON body by JSONPath (RFC 9535), each a value or predicates.",
+                   example: "json: { $.id: { type: integer }, $.items: { length: { gte: 1 } } }")
+    ) { decoder, kind, value, _ in
+        decoder.pathMatchers(value) { kind.expecting(.json($0), $1) }
+    }
+
+    static let body = ExpectationKind(
+        CheckShape(key: "body", operand: .matcher(.values), description: "The body as text, a value or predicates.",
+                   example: "body: { contains: ok }")
+    ) { decoder, kind, value, _ in
+        decoder.matcher(value, .init(allowsObjectEquality: false)).map { [kind.expecting(.body, $0)] } ?? []
+    }
+
+    static let schema = ExpectationKind(
+        CheckShape(key: "schema", operand: .schema,
+                   description: "The JSON body is valid against a JSON Schema, a file path or an inline mapping.",
+                   example: "schema: schemas/user.json")
+    ) { decoder, kind, value, expect in
+        decoder.schemaSource(value).map { [Expectation(kind, target: .document, check: .schema($0), range: expect)] } ?? []
+    }
+
+    static let duration = ExpectationKind(
+        CheckShape(key: "duration", operand: .matcher(.values),
+                   description: "The response time in milliseconds; ordering operands may be durations like 500ms or 2s.",
+                   example: "duration: { lt: 500ms }"),
+        readsDurations: true
+    ) { decoder, kind, value, _ in
+        decoder.matcher(value, .init(allowsObjectEquality: false, isDuration: true)).map { [kind.expecting(.durationMilliseconds, $0)] } ?? []
+    }
+
+    static let cookies = ExpectationKind(
+        CheckShape(key: "cookies", operand: .named(.matcher(.values)),
+                   description: "Cookies the response sets, by name, each a value or predicates.",
+                   example: "cookies: { session: { exists: true } }")
+    ) { decoder, kind, value, _ in
+        decoder.namedMatchers(value, for: "'cookies'") { kind.expecting(.cookie($0), $1) }
+    }
+
+    /// An expectation of this kind checked by a matcher, its passed record at the matcher.
+    private func expecting(_ target: ResponseTarget, _ matcher: Matcher) -> Expectation {
+        Expectation(self, target: target, check: .matcher(matcher), range: matcher.range)
+    }
+}
