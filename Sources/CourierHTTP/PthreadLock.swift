@@ -6,8 +6,8 @@ import Foundation
 /// `Synchronization.Mutex` would do as well, but ThreadSanitizer does not see it as a lock
 /// on this toolchain (a 15-line program, one thread appending to a Mutex-guarded array and
 /// another reading it, is reported as a race), so every value handed over through one was
-/// reported; `Scripts/sanitize.sh thread` checks these hand-overs. Instructions per request
-/// are the same within the guard's noise (`make guard`, the http row).
+/// reported; `Scripts/sanitize.sh thread` checks these hand-overs. Its cost is in
+/// `docs/performance.md`.
 final class PthreadLock<State>: @unchecked Sendable {
     // @unchecked: `state` is only touched with `mutex` held.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
