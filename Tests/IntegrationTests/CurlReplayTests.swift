@@ -38,7 +38,7 @@ struct CurlReplayTests {
             expect: { status: 200 }
           - name: query with secrets
             request:
-              url: "{{ base_url }}/q?z=last&sig={{ api_key | urlencode }}&a=%7e"
+              url: "{{ base_url }}/q?z=last&sig={{ api_key | url_encode }}&a=%7e"
               query: { k: "{{ api_key }}", plain: "a b", pw: "{{ password }}" }
             expect: { status: 200 }
           - name: JSON body
@@ -168,7 +168,9 @@ struct CurlReplayTests {
         // Nothing performs the injection: no output carries a command for the refused step.
         let junit = try String(contentsOf: workspace.url.appendingPathComponent("junit.xml"), encoding: .utf8)
         for (place, text) in [("console", result.stdout), ("JUnit", junit)] {
-            #expect(!text.contains("X-Evil"), "a command for the refused request in the \(place)")
+            // The reason names the header; no command line carries it.
+            #expect(!text.split(separator: "\n").contains { $0.drop(while: \.isWhitespace).hasPrefix("curl ") && $0.contains("X-Evil") },
+                    "a command for the refused request in the \(place)")
             for secret in [Self.token, Self.apiKey, Self.password] {
                 #expect(!text.contains(secret) && !text.contains(Self.percentEncoded(secret)), "a secret in the \(place)")
             }

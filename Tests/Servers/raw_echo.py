@@ -8,7 +8,7 @@ and body, byte for byte (a chunked body with its chunk framing) — and answered
 `418 I'm a teapot` with those bytes as an `application/octet-stream` body. The log is
 read back over the same port with `GET /__raw_echo/log/N` (the N-th request kept,
 0-based, answered 200 with its bytes; 404 past the end) and `GET /__raw_echo/count`
-(`200` with the count as text); neither is kept. Python 3 standard library only.
+(`200` with the count as text); neither is kept, and each closes its connection. Python 3 standard library only.
 """
 
 import argparse
@@ -113,12 +113,12 @@ def serve(sock, log, verbose):
                 rest = target[len(LOG_PREFIX):]
                 if rest == b"count":
                     answer(sock, "200 OK", str(log.count()).encode())
-                    continue
+                    return
                 kept = None
                 if rest.startswith(b"log/") and rest[4:].isdigit():
                     kept = log.get(int(rest[4:]))
                 answer(sock, "200 OK" if kept is not None else "404 Not Found", kept or b"")
-                continue
+                return  # the harness reads to the end: close
             log.add(raw)
             if verbose:
                 print(f"kept request {log.count() - 1}: {len(raw)} bytes", flush=True)

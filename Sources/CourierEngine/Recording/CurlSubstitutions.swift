@@ -3,7 +3,7 @@ import CourierSecrets
 /// The secrets of a `--curl` command with the shell variable each is shown as.
 ///
 /// A secret's value is `$COURIER_SECRET_<NAME>`. Where a secret travels percent-encoded — a
-/// `query:` value, a `form:` field, a `| urlencode` — it is sent as Courier's one encoding
+/// `query:` value, a `form:` field, a `| url_encode` — it is sent as Courier's one encoding
 /// (`Filters.percentEncode`), and that text stands in the command as a variable of its own,
 /// `$COURIER_SECRET_<NAME>_PCT`, at the place it was sent: the URL and the body keep their
 /// order and encoding, so a signed URL stays valid (curl would re-encode what it encodes).
