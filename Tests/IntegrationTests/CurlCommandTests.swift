@@ -50,12 +50,15 @@ struct CurlCommandTests {
         try #require(commands.count == 1, result.context)
         #expect(result.stdout.contains("# export COURIER_SECRET_TOKEN=…\n"), result.context)
         #expect(result.stdout.contains("# export COURIER_SECRET_API_KEY=…\n"), result.context)
+        #expect(result.stdout.contains("# export COURIER_SECRET_API_KEY_PCT=…  (COURIER_SECRET_API_KEY percent-encoded as sent"), result.context)
         #expect(commands[0].contains("\"Authorization: Bearer $COURIER_SECRET_TOKEN\""), result.context)
 
         var environment = ProcessInfo.processInfo.environment
         for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] { environment[name] = nil }
         environment["COURIER_SECRET_TOKEN"] = Self.token
         environment["COURIER_SECRET_API_KEY"] = Self.apiKey
+        // The query value as it was sent (in place, percent-encoded).
+        environment["COURIER_SECRET_API_KEY_PCT"] = CurlReplayTests.percentEncoded(Self.apiKey)
         let curl = try await ProcessRunner.run("/bin/sh", ["-c", commands[0] + " -s -w '\\n%{http_code}'"],
                                                in: workspace.url, environment: environment, timeout: .seconds(30))
         #expect(curl.status == 0, "curl failed: \(curl.allOutput)")
@@ -121,7 +124,7 @@ struct CurlCommandTests {
             expect: { status: 200 }
         """
 
-    @Test("--curl sends the jar's cookie (-b) and a secret form field (--data-urlencode) as variables; the command reproduces the request and status")
+    @Test("--curl sends the jar's cookie (-b) and a secret form field and query value (percent-encoded, in place) as variables; the command reproduces the request and status")
     func formAndJar() async throws {
         let server = try TestServer.shared()
         let workspace = try Workspace()
@@ -133,8 +136,8 @@ struct CurlCommandTests {
         let command = try #require(commands.first, result.context)
         #expect(commands.count == 1, result.context)
         #expect(command.contains(#"-b "session=$COURIER_SECRET_SID""#), "\(command)")
-        #expect(command.contains(#"--data-urlencode "password=$COURIER_SECRET_PASSWORD""#), "\(command)")
-        #expect(command.contains(#"--url-query "p=$COURIER_SECRET_PASSWORD""#), "\(command)")
+        #expect(command.contains(#"--data-raw "user=bob&password=$COURIER_SECRET_PASSWORD_PCT&note=x%26y""#), "\(command)")
+        #expect(command.contains(#"?p=$COURIER_SECRET_PASSWORD_PCT&plain=a%20b""#), "\(command)")
         #expect(!result.stdout.contains("# *** stands for"), "every secret is a variable: \(result.stdout)")
         for secret in [Self.sessionID, Self.password] {
             for form in String.leakForms(of: secret) { #expect(!result.stdout.contains(form), "'\(form)' in stdout") }
@@ -143,7 +146,7 @@ struct CurlCommandTests {
         var environment = ProcessInfo.processInfo.environment
         for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] { environment[name] = nil }
         environment["COURIER_SECRET_SID"] = Self.sessionID
-        environment["COURIER_SECRET_PASSWORD"] = Self.password
+        environment["COURIER_SECRET_PASSWORD_PCT"] = CurlReplayTests.percentEncoded(Self.password)
         let curl = try await ProcessRunner.run("/bin/sh", ["-c", command + " -s -w '\\n%{http_code}'"],
                                                in: workspace.url, environment: environment, timeout: .seconds(30))
         #expect(curl.status == 0, "curl failed: \(curl.allOutput)")
@@ -163,7 +166,7 @@ struct CurlCommandTests {
         let headers = (echo["headers"] as? [[String]] ?? []).filter { $0.count == 2 }
         #expect(headers.contains(["Cookie", "session=\(Self.sessionID)"]), "\(headers)")
     }
-    @Test("--curl: Basic credentials built from a declared secret are -u \"user:$VARIABLE\"; the command sends the same Authorization")
+    @Test("--curl: Basic credentials built from a declared secret are built by the shell from the variable; the command sends the same Authorization")
     func basicCredentials() async throws {
         let server = try TestServer.shared()
         let workspace = try Workspace()
@@ -183,7 +186,7 @@ struct CurlCommandTests {
                                            environment: ["PASSWORD": Self.password])
         #expect(result.status == 1, result.context)
         let command = try #require(Self.commands(in: result.stdout).first, result.context)
-        #expect(command.contains(#" -u "bob:$COURIER_SECRET_PASSWORD" "#) && !command.contains("Authorization"), "\(command)")
+        #expect(command.contains(#" -H "Authorization: Basic $(printf '%s' "bob:$COURIER_SECRET_PASSWORD" | base64 | tr -d '\n')" "#), "\(command)")
         var environment = ProcessInfo.processInfo.environment
         for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] { environment[name] = nil }
         environment["COURIER_SECRET_PASSWORD"] = Self.password

@@ -4,7 +4,7 @@ import CourierSecrets
 
 /// Makes an attempt's plain record when the attempt ends: masked with the registry as it is
 /// then (this attempt's secret captures included), bodies cut, and under `--curl` with the
-/// command that reproduces it.
+/// command that reproduces it (or why there is none).
 struct AttemptRecording {
     let secrets: SecretRegistry
     /// `--curl`.
@@ -19,11 +19,11 @@ struct AttemptRecording {
         var curl: String? = nil
         if curlCommands {
             // The block libcurl sent holds the jar's `Cookie` (recorded whenever the jar may hold one).
-            let sent = switch outcome {
-            case .success(let response): response.sentRequests
-            case .failure(let error): error.sentRequests
+            // A request Courier refused (`invalid_header`, …) gets its reason, no command.
+            curl = switch outcome {
+            case .success(let response): CurlCommand(policy: policy).render(request, sent: response.sentRequests)
+            case .failure(let error): CurlCommand(policy: policy).render(request, failedWith: error)
             }
-            curl = CurlCommand(policy: policy).render(request, sent: sent)
         }
         // The command goes in as the record is made: setting it afterwards copied the record.
         return AttemptRecorder(policy: policy).attempt(
