@@ -34,6 +34,7 @@ corpora: venv
 # The RFC 9535 suite comes from COURIER_CORPORA, else ../shared/corpora.
 test: deps venv corpora
 	@Scripts/check-imports.py
+	@Scripts/check-sizes.py
 	swift build --build-tests
 	@set -o pipefail; COURIER_BIN=$(CURDIR)/.build/debug/courier COURIER_PYTHON=$(CURDIR)/.venv/bin/python3 \
 		swift test --skip-build 2>&1 | tee .build/test.log; status=$$?; \

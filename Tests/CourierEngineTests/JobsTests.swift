@@ -1,5 +1,5 @@
 @testable import CourierEngine
-import CourierHTTP
+@testable import CourierHTTP
 import CourierWorkflow
 import Foundation
 import Synchronization
@@ -10,7 +10,7 @@ import Testing
     /// Counts requests in flight. URLs containing `hold` wait until `release` (bounded: 20 s)
     /// or until cancelled; `fail` answers 500; anything else 200 at once.
     final class GateTransport: HTTPTransport {
-        private let state = Mutex<(inFlight: Int, peak: Int, released: Bool)>((0, 0, false))
+        private let state = PthreadLock<(inFlight: Int, peak: Int, released: Bool)>((0, 0, false))
 
         var peak: Int { state.withLock { $0.peak } }
         var inFlight: Int { state.withLock { $0.inFlight } }
@@ -77,7 +77,7 @@ import Testing
     /// Records which of `executors` each request is sent from (-1: none of them).
     final class ThreadRecordingTransport: HTTPTransport {
         let executors: [EngineExecutor]
-        private let seen = Mutex<[String: Int]>([:])
+        private let seen = PthreadLock<[String: Int]>([:])
         var executorByURL: [String: Int] { seen.withLock { $0 } }
 
         init(executors: [EngineExecutor]) { self.executors = executors }

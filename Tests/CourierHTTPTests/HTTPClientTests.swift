@@ -1,4 +1,4 @@
-import CourierHTTP
+@testable import CourierHTTP
 import Foundation
 import Synchronization
 import Testing
@@ -252,7 +252,7 @@ import Testing
         let server = try LoopbackServer()
         defer { server.stop() }
         let client = HTTPClient()
-        let seen = Mutex<[HTTPProgress]>([])
+        let seen = PthreadLock<[HTTPProgress]>([])
         let size = 4 * 1024 * 1024
         let request = HTTPRequest(url: "\(server.baseURL)/bytes?n=\(size)", onProgress: { progress in
             seen.withLock { $0.append(progress) }
@@ -273,7 +273,7 @@ import Testing
         let server = try LoopbackServer()
         defer { server.stop() }
         let client = HTTPClient()
-        let last = Mutex<HTTPProgress?>(nil)
+        let last = PthreadLock<HTTPProgress?>(nil)
         let body = [UInt8](repeating: 7, count: 3 * 1024 * 1024)
         let request = HTTPRequest(method: "POST", url: "\(server.baseURL)/echo-body", body: .bytes(body), onProgress: { progress in
             last.withLock { $0 = progress }

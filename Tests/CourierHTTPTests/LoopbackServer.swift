@@ -1,4 +1,5 @@
 import Foundation
+@testable import CourierHTTP
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -12,7 +13,7 @@ import Glibc
 /// `/trickle` (announces 100 MB and sends 1 KiB every 20 ms until the client
 /// leaves), `/stall` (reads the request, never answers).
 final class LoopbackServer: @unchecked Sendable {
-    // @unchecked: `listener` is set once in init; the rest sits in Mutexes.
+    // @unchecked: `listener` is set once in init; the rest sits behind locks (ThreadSanitizer sees PthreadLock).
     struct Stats {
         var requests = 0
         var inFlight = 0
@@ -23,8 +24,8 @@ final class LoopbackServer: @unchecked Sendable {
 
     let port: Int
     private let listener: Int32
-    private let stats = Mutex(Stats())
-    private let connections = Mutex<Set<Int32>>([])
+    private let stats = PthreadLock(Stats())
+    private let connections = PthreadLock<Set<Int32>>([])
     private let stopped = Atomic<Bool>(false)
 
     init() throws {

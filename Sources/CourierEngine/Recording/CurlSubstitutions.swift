@@ -1,4 +1,5 @@
 import CourierSecrets
+import CourierWorkflow
 
 /// The secrets of a `--curl` command with the shell variable each is shown as.
 ///
