@@ -23,16 +23,18 @@ let package = Package(
         ),
         .target(name: "CourierDiagnostics"),
         // The one masking policy every output goes through; depends on nothing.
-        .target(name: "CourierSecrets"),
+        // A lock ThreadSanitizer sees, for every module whose state threads share.
+        .target(name: "CourierSync"),
+        .target(name: "CourierSecrets", dependencies: ["CourierSync"]),
         .target(name: "CourierJSON"),
-        .target(name: "CourierHTTP", dependencies: ["CCurl", "CourierSecrets"]),
+        .target(name: "CourierHTTP", dependencies: ["CCurl", "CourierSecrets", "CourierSync"]),
         // The typed Swift client for app code (endpoints, errors, retries, auth, mocks).
         .target(name: "Courier", dependencies: ["CourierHTTP", "CourierSecrets"]),
         .target(name: "CourierWorkflow", dependencies: ["CYAML", "CourierDiagnostics", "CourierJSON", "CourierSecrets"]),
         // What a run did, as plain Codable values: reporters read these, never the engine.
         .target(name: "CourierResults", dependencies: ["CourierDiagnostics", "CourierJSON", "CourierSecrets"]),
-        .target(name: "CourierEngine", dependencies: ["CourierWorkflow", "CourierJSON", "CourierHTTP", "CourierDiagnostics", "CourierSecrets", "CourierResults"]),
-        .target(name: "CourierReports", dependencies: ["CourierResults", "CourierDiagnostics", "CourierSecrets", "CourierJSON"]),
+        .target(name: "CourierEngine", dependencies: ["CourierWorkflow", "CourierJSON", "CourierHTTP", "CourierDiagnostics", "CourierSecrets", "CourierResults", "CourierSync"]),
+        .target(name: "CourierReports", dependencies: ["CourierResults", "CourierDiagnostics", "CourierSecrets", "CourierJSON", "CourierSync"]),
         .executableTarget(
             name: "courier",
             dependencies: ["CourierEngine", "CourierReports", "CourierResults", "CourierWorkflow", "CourierJSON", "CourierHTTP", "CourierDiagnostics", "CourierSecrets"]
@@ -50,11 +52,12 @@ let package = Package(
         .executableTarget(name: "courier-example", dependencies: ["Courier"], path: "Examples/CourierExample",
                           exclude: ["expected-output.txt"]),
         .testTarget(name: "CourierJSONTests", dependencies: ["CourierJSON"]),
-        .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CCurl"]),
+        .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CCurl", "CourierSync"]),
+        .testTarget(name: "CourierSyncTests", dependencies: ["CourierSync"]),
         .testTarget(name: "CourierTests", dependencies: ["Courier"]),
         .testTarget(name: "CourierSecretsTests", dependencies: ["CourierSecrets"]),
         .testTarget(name: "CourierWorkflowTests", dependencies: ["CourierWorkflow", "CourierDiagnostics", "CourierJSON"], exclude: ["Fixtures"]),
-        .testTarget(name: "CourierEngineTests", dependencies: ["CourierEngine", "CourierResults", "CourierWorkflow", "CourierHTTP", "CourierJSON", "CourierDiagnostics", "CourierSecrets"]),
+        .testTarget(name: "CourierEngineTests", dependencies: ["CourierEngine", "CourierResults", "CourierWorkflow", "CourierHTTP", "CourierJSON", "CourierDiagnostics", "CourierSecrets", "CourierSync"]),
         .testTarget(name: "CourierResultsTests", dependencies: ["CourierResults", "CourierDiagnostics"]),
         .testTarget(name: "CourierReportsTests", dependencies: ["CourierReports", "CourierResults", "CourierSecrets", "CourierDiagnostics", "CourierJSON"]),
         // Unit tests of the command-line target's own logic (ignore rules).

@@ -1,4 +1,5 @@
 import CCurl
+import CourierSync
 import Foundation
 import Synchronization
 

@@ -1,4 +1,4 @@
-import Synchronization
+import CourierSync
 
 /// A request body written while the request is sent, with back-pressure.
 ///

@@ -1,4 +1,4 @@
-import Synchronization
+import CourierSync
 
 /// A response body delivered in chunks as it arrives, with back-pressure.
 ///

@@ -2,7 +2,7 @@ import CourierDiagnostics
 import CourierResults
 import CourierSecrets
 import Foundation
-import Synchronization
+import CourierSync
 
 /// Streams a run to a terminal or CI log: a line per step as it finishes, a
 /// compiler-style block per failure, and a summary.
@@ -36,11 +36,11 @@ package final class ConsoleReporter: Sendable {
     private let renderer: DiagnosticRenderer
     private let output: MaskedOutput
     /// Events arrive from several workflows at once: the blocks not printed yet, in start order.
-    private let state = Mutex(Blocks())
+    private let state = PthreadLock(Blocks())
     /// With -v, login steps whose exchanges are not shown yet, per workflow file.
-    private let deferredLogins = Mutex<[String: [StepResult]]>([:])
+    private let deferredLogins = PthreadLock<[String: [StepResult]]>([:])
     /// With -v, the attempts shown as they happened, per workflow file and step: not shown again.
-    private let shownAttempts = Mutex<[String: Set<Int>]>([:])
+    private let shownAttempts = PthreadLock<[String: Set<Int>]>([:])
 
     /// A started workflow's block. The first one is live: its text is written as it comes.
     private struct Block {

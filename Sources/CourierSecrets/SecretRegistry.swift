@@ -1,4 +1,4 @@
-import Synchronization
+import CourierSync
 
 /// The secrets of one run, registered as the engine meets them, and the
 /// ``MaskingPolicy`` every output of the run goes through.
@@ -30,7 +30,7 @@ package final class SecretRegistry: Sendable {
         var matcher: SecretMatcher
     }
 
-    private let state = Mutex(State())
+    private let state = PthreadLock(State())
 
     package init() {}
 

@@ -1,5 +1,6 @@
 @testable import CourierEngine
-@testable import CourierHTTP
+import CourierHTTP
+import CourierSync
 import CourierWorkflow
 import Foundation
 import Synchronization

@@ -1,4 +1,5 @@
-@testable import CourierHTTP
+import CourierHTTP
+import CourierSync
 import Foundation
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
-@testable import CourierHTTP
+import CourierHTTP
+import CourierSync
 import Synchronization
 #if canImport(Glibc)
 import Glibc

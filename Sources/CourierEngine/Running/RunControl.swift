@@ -1,5 +1,5 @@
 import CourierResults
-import Synchronization
+import CourierSync
 
 /// The caller's handle on a running ``Engine``: why it is being interrupted,
 /// how long its teardowns may take after that, and what has finished so far.
@@ -34,7 +34,7 @@ package final class RunControl: Sendable {
     private let sleeper: any Sleeper
     private let clock: any EngineClock
     private let onStepsStopped: @Sendable (RunResult) -> Void
-    private let state = Mutex(State())
+    private let state = PthreadLock(State())
 
     private struct State {
         var interruption: Interruption?

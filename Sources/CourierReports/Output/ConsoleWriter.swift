@@ -3,7 +3,7 @@ import CourierSecrets
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
+import CourierSync
 
 /// Standard output or standard error: the one door console text leaves through.
 ///
@@ -40,7 +40,7 @@ package final class ConsoleWriter: Sendable {
     package let fileDescriptor: Int32
     /// `standard output`, for messages.
     package let name: String
-    private let state = Mutex(Status.open)
+    private let state = PthreadLock(Status.open)
 
     package static let standardOutput = ConsoleWriter(fileDescriptor: STDOUT_FILENO, name: "standard output")
     package static let standardError = ConsoleWriter(fileDescriptor: STDERR_FILENO, name: "standard error")

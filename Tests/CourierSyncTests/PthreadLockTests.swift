@@ -1,4 +1,4 @@
-@testable import CourierHTTP
+import CourierSync
 import Dispatch
 import Testing
 
