@@ -21,6 +21,8 @@ import Testing
         case .nested(let value, let prefix): "nested \(prefix)\(value.serialized())"
         case .eachNested(let items): "each of \(items.count)"
         case .negated(let message, _): "negated: \(message)"
+        case .everyMatcher: "every matcher"
+        case .someMatcher(let message, _): "some matcher: \(message)"
         case .schema(let instance): "schema \(instance.serialized())"
         }
     }
@@ -48,6 +50,33 @@ import Testing
         #expect(Self.verdict(.each, .matcher, "x") == "fails: 'each' needs an array, but the value is a string")
         #expect(Self.verdict(.schema, .schema, ["a": 1]) == "schema {\"a\":1}")
         #expect(Self.verdict(.not, .matcher, 1).hasPrefix("negated:"))
+    }
+
+    @Test func combinatorsHandTheirListToTheEngineAndDecideOnNothing() {
+        #expect(Self.verdict(.allOf, .matchers, 1) == "every matcher")
+        #expect(Self.verdict(.anyOf, .matchers, nil) == "some matcher: expected at least one of the 'any' conditions to hold, but none did")
+        #expect(PredicateDefinition.allOf.absence == .decides && PredicateDefinition.anyOf.absence == .decides)
+        #expect(PredicateDefinition.named("all") === PredicateDefinition.allOf && PredicateDefinition.named("any") === PredicateDefinition.anyOf)
+    }
+
+    /// `integer` by the value (JSON Schema's rule), `float` by the text a JSON number keeps.
+    @Test(arguments: [
+        ("3", true, false), ("-3.0", true, true), ("1e3", true, true), ("1.5", false, true), ("2E-2", false, true), ("0", true, false),
+    ])
+    func integerIsByValueFloatByText(text: String, isInteger: Bool, isFloat: Bool) throws {
+        let number = JSONValue.number(try #require(JSONNumber(text: text)))
+        func type(_ type: JSONType) -> String { Self.verdict(.type, .choice(JSONType.allCases.firstIndex(of: type)!), number) }
+        #expect(type(.integer) == (isInteger ? "holds" : "fails: expected an integer, got a number"))
+        #expect(type(.float) == (isFloat ? "holds" : "fails: expected a float, got a number"))
+        #expect(type(.number) == "holds")
+    }
+
+    @Test func collectionIsAnArrayOrAnObject() {
+        let collection = JSONType.allCases.firstIndex(of: .collection)!
+        #expect(Self.verdict(.type, .choice(collection), [1]) == "holds")
+        #expect(Self.verdict(.type, .choice(collection), ["a": 1]) == "holds")
+        #expect(Self.verdict(.type, .choice(collection), "ab") == "fails: expected a collection, got a string")
+        #expect(Self.verdict(.type, .choice(JSONType.allCases.firstIndex(of: .float)!), "1.5") == "fails: expected a float, got a string")
     }
 
     @Test func existsDecidesOnNothingAndOnLists() {

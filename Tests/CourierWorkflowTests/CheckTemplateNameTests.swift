@@ -22,6 +22,8 @@ import Testing
         "duration: { lt: \"{{ nope }}\" }",
         "cookies: { \"{{ nope }}\": x }",
         "cookies: { s: { starts_with: \"{{ nope }}\" } }",
+        "json: { $.a: { any: [1, { eq: \"{{ nope }}\" }] } }",
+        "headers: { A: { all: [x, \"{{ nope }}\"] } }",
     ]
 
     @Test(arguments: checks)

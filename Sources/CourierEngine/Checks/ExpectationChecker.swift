@@ -35,6 +35,7 @@ struct ExpectationChecker {
             case .matcher(let matcher):
                 var evaluator = matchers
                 evaluator.durationOperands = item.kind.readsDurations
+                evaluator.comparesAsText = item.kind.comparesAsText
                 if item.kind.comparesAsText, case .equals(let value) = matcher, let actual {
                     failures = textEquality(value, actual: actual, subject: subject)
                 } else {

@@ -34,6 +34,8 @@ extension MatcherEvaluator {
             return .string(predicate.definition.choices[index])
         case .matcher(let inner):
             return json(of: inner)
+        case .matchers(let list):
+            return .array(list.map { json(of: $0) })
         case .schema:
             return .string("schema")
         }

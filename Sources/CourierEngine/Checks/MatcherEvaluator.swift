@@ -13,12 +13,22 @@ struct MatcherEvaluator {
     let renderer: TemplateRenderer
     /// For `expect.duration`: operands like `500ms` are durations in milliseconds.
     var durationOperands = false
+    /// For `expect.headers`: a plain value nested in a predicate (`any: [42, 43]`) is compared
+    /// with a text value as text, as the header's own plain value is.
+    var comparesAsText = false
 
     func check(_ matcher: Matcher, actual: JSONValue?, subject: String, nodelist: Bool = false) -> [ExpectationResult] {
         switch matcher {
         case .equals(let expectedValue):
-            let expected: JSONValue
+            var expected: JSONValue
             do { expected = try operand(expectedValue) } catch { return [templateFailure(error, subject: subject)] }
+            if comparesAsText, let actual, Self.isHeaderText(actual) {
+                // As a header's own plain value: a value of a repeated header, or the joined text.
+                let text = TemplateRenderer.interpolation(expected)
+                if case .array(let values) = actual, values.contains(.string(text)) { return [] }
+                if TemplateRenderer.interpolation(actual) == text { return [] }
+                expected = .string(text)
+            }
             guard let actual else {
                 return [ExpectationResult.failure(location: expectedValue.range, subject: subject,
                                          message: "\(subject): expected \(Self.short(expected)), but there is no value",
@@ -106,6 +116,7 @@ struct MatcherEvaluator {
                 return fail("invalid regular expression /\(pattern)/: \(error)")
             }
         case .matcher: resolved = .matcher
+        case .matchers: resolved = .matchers
         case .schema: resolved = .schema
         }
 
@@ -123,9 +134,40 @@ struct MatcherEvaluator {
         case .negated(let message, let expected):
             guard case .matcher(let inner) = predicate.operand else { return [] }
             return check(inner, actual: actual, subject: subject, nodelist: nodelist).isEmpty ? fail(message, expected: expected.map(Self.checked)) : []
+        case .everyMatcher:
+            guard case .matchers(let list) = predicate.operand else { return [] }
+            return list.flatMap { check($0, actual: actual, subject: subject, nodelist: nodelist) }
+        case .someMatcher(let message, let expected):
+            guard case .matchers(let list) = predicate.operand else { return [] }
+            guard let reasons = reasonsNoneHolds(list, actual: actual, subject: subject, nodelist: nodelist) else { return [] }
+            return fail("\(message): \(reasons)", expected: expected.map(Self.checked))
         case .schema(let instance):
             guard case .schema(let source) = predicate.operand else { return [] }
             return SchemaChecker(renderer: renderer).check(source, instance: instance, subject: subject)
+        }
+    }
+
+    /// Nil when one of the matchers holds; otherwise what each said, numbered from 1
+    /// (`[1] expected > 5, got 3; [2] expected "x", got 3`).
+    private func reasonsNoneHolds(_ matchers: [Matcher], actual: JSONValue?, subject: String, nodelist: Bool) -> String? {
+        var reasons: [String] = []
+        for (index, matcher) in matchers.enumerated() {
+            let failures = check(matcher, actual: actual, subject: subject, nodelist: nodelist)
+            if failures.isEmpty { return nil }
+            let said = failures.map { failure in
+                failure.message.hasPrefix(subject + ": ") ? String(failure.message.dropFirst(subject.count + 2)) : failure.message
+            }
+            reasons.append("[\(index + 1)] " + said.joined(separator: ", "))
+        }
+        return reasons.joined(separator: "; ")
+    }
+
+    /// A header's value: a string, or the strings of a header received several times.
+    private static func isHeaderText(_ value: JSONValue) -> Bool {
+        switch value {
+        case .string: true
+        case .array(let items): items.allSatisfy { if case .string = $0 { true } else { false } }
+        default: false
         }
     }
 

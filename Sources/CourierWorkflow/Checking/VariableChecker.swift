@@ -383,6 +383,7 @@ private struct Walker {
         switch operand {
         case .value(let v, _), .regex(let v, _): visit(v)
         case .matcher(let m): visit(m)
+        case .matchers(let list): for m in list { visit(m) }
         case .schema(let s): visit(s)
         case .flag, .choice: break
         }

@@ -41,6 +41,9 @@ package enum OperandShape: Sendable {
     case regex
     /// A nested plain value or predicate map.
     case matcher(NestedMatcher)
+    /// A non-empty sequence of nested plain values or predicate maps, each read like
+    /// ``matcher(_:)`` (`all`, `any`).
+    case matchers(NestedMatcher)
     /// A JSON Schema: a file path or an inline mapping.
     case schema
     /// A number (or a template that gives one), at least `minimum` when there is one.
@@ -110,7 +113,7 @@ extension OperandShape {
                 if let problem = field.operand.problem(with: item, for: field.key) { return problem }
             }
             return nil
-        case .comparable, .value, .list, .flag, .choice, .regex, .matcher, .schema, .named, .paths, .status:
+        case .comparable, .value, .list, .flag, .choice, .regex, .matcher, .matchers, .schema, .named, .paths, .status:
             return nil
         }
     }
@@ -119,7 +122,7 @@ extension OperandShape {
     package var checksResolvedValues: Bool {
         switch self {
         case .number, .fields: true
-        case .comparable, .value, .list, .flag, .choice, .regex, .matcher, .schema, .named, .paths, .status: false
+        case .comparable, .value, .list, .flag, .choice, .regex, .matcher, .matchers, .schema, .named, .paths, .status: false
         }
     }
 

@@ -22,12 +22,13 @@ extension JSONValue {
         return String(text.prefix(77)) + "…"
     }
 
-    /// -1, 0 or 1 for two numbers or two strings; nil for anything else.
+    /// -1, 0 or 1 for two numbers or two strings; nil for anything else. Numbers are ordered
+    /// by their exact decimal values, as equality compares them (never through doubles, which
+    /// cannot tell 9007199254740993 from 9007199254740992).
     package static func order(_ a: JSONValue, _ b: JSONValue) -> Int? {
         switch (a, b) {
         case (.number(let x), .number(let y)):
-            let dx = x.doubleValue, dy = y.doubleValue
-            return dx < dy ? -1 : (dx > dy ? 1 : 0)
+            return x == y ? 0 : (x < y ? -1 : 1)
         case (.string(let x), .string(let y)):
             return x < y ? -1 : (x > y ? 1 : 0)
         default:

@@ -80,6 +80,8 @@ package enum ResolvedOperand {
     case regex(RegexPattern)
     /// The nested matcher stays with the engine, which checks it when the verdict asks.
     case matcher
+    /// The nested matchers stay with the engine too.
+    case matchers
     /// The schema stays with the engine, which validates when the verdict asks.
     case schema
 }
@@ -96,6 +98,12 @@ package enum Verdict {
     case eachNested([JSONValue])
     /// Holds when the nested matcher fails on the same value; fails with this otherwise.
     case negated(String, expected: Expected?)
+    /// Holds when every matcher of the list operand holds on the same value; otherwise
+    /// their failures, each at its own place (`all`).
+    case everyMatcher
+    /// Holds when at least one matcher of the list operand holds on the same value; otherwise
+    /// fails with this, followed by what each one said (`any`).
+    case someMatcher(String, expected: Expected?)
     /// The verdict of validating `instance` against the schema operand.
     case schema(JSONValue)
 

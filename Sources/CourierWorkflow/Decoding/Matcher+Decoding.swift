@@ -64,12 +64,9 @@ extension WorkflowDecoder {
             case .compiled(let pattern): return .regex(templateValue(node), compiled: pattern)
             }
         case .matcher(let nested):
-            let inner = switch nested {
-            case .values: MatcherContext(allowsObjectEquality: false)
-            case .valuesOrObjects: MatcherContext(allowsObjectEquality: true)
-            case .inherited: context
-            }
-            return matcher(node, inner).map(PredicateOperand.matcher)
+            return matcher(node, nested.context(around: context)).map(PredicateOperand.matcher)
+        case .matchers(let nested):
+            return matcherList(node, for: key, nested.context(around: context)).map(PredicateOperand.matchers)
         case .schema:
             return schemaSource(node).map(PredicateOperand.schema)
         case .number, .fields:
@@ -79,6 +76,20 @@ extension WorkflowDecoder {
             error("'\(key)' is not usable as a predicate", at: node.range)
             return nil
         }
+    }
+
+    /// `all`/`any`: a non-empty sequence of values or predicate maps, each read as a matcher.
+    private func matcherList(_ node: YAMLNode, for key: String, _ context: MatcherContext) -> [Matcher]? {
+        guard case .sequence(let items) = node.kind else {
+            error("expected a sequence of values or predicate maps for '\(key)', found \(node.kindDescription)", at: node.range)
+            return nil
+        }
+        guard !items.isEmpty else {
+            error("'\(key)' needs at least one value or predicate map", at: node.range)
+            return nil
+        }
+        let matchers = items.compactMap { matcher($0, context) }
+        return matchers.count == items.count ? matchers : nil
     }
 
     /// Checks a number or a mapping of fields: what is literal now, what is templated when
@@ -146,6 +157,17 @@ extension WorkflowDecoder {
         } catch {
             self.error("invalid regular expression '\(scalar.text)' for '\(key)': \(error)", at: node.range)
             return .invalid
+        }
+    }
+}
+
+extension OperandShape.NestedMatcher {
+    /// How a nested matcher is read inside a matcher read with `context`.
+    fileprivate func context(around context: WorkflowDecoder.MatcherContext) -> WorkflowDecoder.MatcherContext {
+        switch self {
+        case .values: WorkflowDecoder.MatcherContext(allowsObjectEquality: false)
+        case .valuesOrObjects: WorkflowDecoder.MatcherContext(allowsObjectEquality: true)
+        case .inherited: context
         }
     }
 }

@@ -51,12 +51,15 @@ package enum PredicateOperand: Sendable {
     /// The pattern as written, and compiled when it has no template (at load, once).
     case regex(TemplateValue, compiled: RegexPattern?)
     case matcher(Matcher)
+    /// ``OperandShape/matchers(_:)``: never empty.
+    case matchers([Matcher])
     case schema(SchemaSource)
 }
 
-/// The JSON types `type:` can name.
+/// The JSON types `type:` can name: JSON Schema's seven, `float` (a number written with a
+/// fraction or an exponent) and `collection` (an array or an object).
 package enum JSONType: String, Sendable, Hashable, CaseIterable {
-    case string, number, integer, boolean, array, object, null
+    case string, number, integer, float, boolean, array, object, collection, null
 }
 
 /// A JSON Schema, inline or from a file relative to the workflow's directory.

@@ -1,10 +1,10 @@
 import CourierJSON
 
 /// Existence, types, sizes, nesting and formats: `exists`, `type`, `length`, `empty`, `each`,
-/// `schema`, `uuid`, `iso_date`, `not`.
+/// `schema`, `uuid`, `iso_date`, `not`, `all`, `any`.
 extension PredicateDefinition {
     /// In the order suggestions and `courier schema` list them.
-    static let structure: [PredicateDefinition] = [exists, type, length, empty, each, schema, uuid, isoDate, not]
+    static let structure: [PredicateDefinition] = [exists, type, length, empty, each, schema, uuid, isoDate, not, allOf, anyOf]
 
     static let exists = PredicateDefinition(
         CheckShape(key: "exists", operand: .flag,
@@ -27,11 +27,13 @@ extension PredicateDefinition {
 
     static let type = PredicateDefinition(
         CheckShape(key: "type", operand: .choice(JSONType.allCases.map(\.rawValue)),
-                   description: "The JSON type of the value (`integer` is a number without a fraction).",
+                   description: "The JSON type of the value (`integer`: a number whose value has no fraction, so `3.0` too; `float`: a number written with a fraction or an exponent; `collection`: an array or an object).",
                    example: "type: string"),
         checksOneValue: { operand in
             guard case .choice(let index) = operand else { return false }
-            return JSONType.allCases[index] != .array
+            // A non-singular query always gives an array, which is also a collection.
+            let type = JSONType.allCases[index]
+            return type != .array && type != .collection
         }
     ) { operand, input in
         guard case .choice(let index) = operand, let actual = input.value else { return .holds }
@@ -97,6 +99,26 @@ extension PredicateDefinition {
         .negated("expected the 'not' condition to fail, but it held", expected: .words("not (…)"))
     }
 
+    // `all` and `any` decide on a missing value: their nested matchers each say what nothing
+    // means to them (`any: [{ exists: false }, { gt: 0 }]` holds when there is no value).
+    static let allOf = PredicateDefinition(
+        CheckShape(key: "all", operand: .matchers(.inherited),
+                   description: "Every nested value or predicate map of the list must hold (more than one check on one path).",
+                   example: "all: [{ starts_with: a }, { ends_with: z }]"),
+        absence: .decides
+    ) { _, _ in
+        .everyMatcher
+    }
+
+    static let anyOf = PredicateDefinition(
+        CheckShape(key: "any", operand: .matchers(.inherited),
+                   description: "At least one nested value or predicate map of the list must hold.",
+                   example: "any: [null, { type: string }]"),
+        absence: .decides
+    ) { _, _ in
+        .someMatcher("expected at least one of the 'any' conditions to hold, but none did", expected: .words("any of (…)"))
+    }
+
     /// `uuid: true`: a string in a format; `uuid: false` holds for anything else, strings or not.
     private static func format(_ key: String, _ name: String, noun: String, _ description: String, example: String,
                                isValid: @escaping @Sendable (String) -> Bool) -> PredicateDefinition {
@@ -122,6 +144,9 @@ extension JSONType {
         switch (self, value) {
         case (.string, .string), (.boolean, .bool), (.array, .array), (.object, .object), (.null, .null), (.number, .number): true
         case (.integer, .number(let n)): n.isInteger
+        // By the number's text, which a JSON number keeps: `-3.0` and `1e3` are floats (and integers).
+        case (.float, .number(let n)): n.text.utf8.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
+        case (.collection, .array), (.collection, .object): true
         default: false
         }
     }
