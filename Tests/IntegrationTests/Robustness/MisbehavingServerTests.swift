@@ -6,44 +6,21 @@ import Glibc
 
 /// `Tests/Servers/misbehaving.py` on a free loopback port, one per suite.
 final class MisbehavingServer: Sendable {
-    let port: Int
-    private let process: LaunchedProcess
-    private let directory: URL
+    private let server: PortFileServer
+    var port: Int { server.port }
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    private init(port: Int, process: LaunchedProcess, directory: URL) {
-        self.port = port
-        self.process = process
-        self.directory = directory
+    private init(server: PortFileServer) {
+        self.server = server
     }
 
     static func start() async throws -> MisbehavingServer {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("courier-it-misbehaving-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let portFile = directory.appendingPathComponent("port")
-        let script = Paths.packageRoot.appendingPathComponent("Tests/Servers/misbehaving.py").path
-        let python = Paths.systemPython.hasPrefix("/") ? Paths.systemPython : "python3"
-        let box = try LaunchedProcess.launch([python, script, "--port-file", portFile.path],
-                                             log: directory.appendingPathComponent("server.log"))
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(Paths.serverStartSeconds)
-        while clock.now < deadline {
-            if let text = try? String(contentsOf: portFile, encoding: .utf8),
-               let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), port > 0 {
-                return MisbehavingServer(port: port, process: box, directory: directory)
-            }
-            if !box.isRunning { break }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        box.stop()
-        throw HarnessError("misbehaving.py did not write its port file within \(Paths.serverStartSeconds) s")
+        MisbehavingServer(server: try await PortFileServer.start(Paths.packageRoot.appendingPathComponent("Tests/Servers/misbehaving.py"), name: "misbehaving"))
     }
 
     func stop() {
-        process.stop()
-        try? FileManager.default.removeItem(at: directory)
+        server.stop()
     }
 }
 

@@ -6,46 +6,24 @@ import Glibc
 /// One `Tests/Servers/raw_echo.py` on a free loopback port: it keeps every request's exact
 /// bytes (request line, header block, body) and answers `418` with them.
 final class RawEchoServer: Sendable {
-    let port: Int
-    private let process: LaunchedProcess
-    private let directory: URL
+    private let server: PortFileServer
+    var port: Int { server.port }
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    private init(port: Int, process: LaunchedProcess, directory: URL) {
-        self.port = port
-        self.process = process
-        self.directory = directory
+    private init(server: PortFileServer) {
+        self.server = server
     }
 
     static var script: URL { Paths.packageRoot.appendingPathComponent("Tests/Servers/raw_echo.py") }
 
     /// Starts the server and waits (at most ``Paths/serverStartSeconds``) for its port file.
     static func start() async throws -> RawEchoServer {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-it-raw-echo-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let portFile = directory.appendingPathComponent("port")
-        let log = directory.appendingPathComponent("server.log")
-        let python = Paths.systemPython.hasPrefix("/") ? Paths.systemPython : "python3"
-        let box = try LaunchedProcess.launch([python, script.path, "--port-file", portFile.path], log: log)
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(Paths.serverStartSeconds)
-        while clock.now < deadline {
-            if let text = try? String(contentsOf: portFile, encoding: .utf8),
-               let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), port > 0 {
-                return RawEchoServer(port: port, process: box, directory: directory)
-            }
-            if !box.isRunning { break }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        box.stop()
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        throw HarnessError("raw_echo.py did not write its port file within \(Paths.serverStartSeconds) s; its output:\n\(output)")
+        RawEchoServer(server: try await PortFileServer.start(script, name: "raw-echo"))
     }
 
     func stop() {
-        process.stop()
-        try? FileManager.default.removeItem(at: directory)
+        server.stop()
     }
 
     /// How many requests the server has kept.

@@ -9,9 +9,8 @@ import Glibc
 /// Suites get one with the `.testServer` trait (started before the suite's first test, stopped
 /// with SIGTERM after its last); tests read it from `TestServer.current`.
 final class TestServer: Sendable {
-    let port: Int
-    private let process: LaunchedProcess
-    private let directory: URL
+    private let server: PortFileServer
+    var port: Int { server.port }
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
@@ -25,42 +24,18 @@ final class TestServer: Sendable {
         return server
     }
 
-    private init(port: Int, process: LaunchedProcess, directory: URL) {
-        self.port = port
-        self.process = process
-        self.directory = directory
+    private init(server: PortFileServer) {
+        self.server = server
     }
 
     /// Starts the server and waits (at most ``Paths/serverStartSeconds``) for its port file.
     static func start() async throws -> TestServer {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("courier-it-server-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let portFile = directory.appendingPathComponent("port")
-        try? FileManager.default.removeItem(at: portFile)
-        let log = directory.appendingPathComponent("server.log")
-        let python = Paths.systemPython.hasPrefix("/") ? Paths.systemPython : "python3"
-        let box = try LaunchedProcess.launch([python, Paths.testServerScript.path, "--port-file", portFile.path], log: log)
-
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(Paths.serverStartSeconds)
-        while clock.now < deadline {
-            if let text = try? String(contentsOf: portFile, encoding: .utf8),
-               let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), port > 0 {
-                return TestServer(port: port, process: box, directory: directory)
-            }
-            if !box.isRunning { break }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        box.stop()
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        throw HarnessError("testserver.py did not write its port file within \(Paths.serverStartSeconds) s; its output:\n\(output)")
+        TestServer(server: try await PortFileServer.start(Paths.testServerScript, name: "server"))
     }
 
     /// Closes the launcher's stdin (it terminates the server), then SIGTERM and SIGKILL if need be.
     func stop() {
-        process.stop()
-        try? FileManager.default.removeItem(at: directory)
+        server.stop()
     }
 
     /// A plain HTTP/1.1 GET over a socket (no proxies, no libcurl): the server's own view of
