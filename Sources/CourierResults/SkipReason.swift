@@ -45,10 +45,14 @@ package enum SkipReason: Sendable, Equatable, CustomStringConvertible {
     /// The reason a report gives: the fixed ones by their text, any other kept as written
     /// (its text is all a report keeps of it).
     package init(text: String) {
-        let fixed: [SkipReason] = [.conditionFalse, .setupFailed, .earlierStepFailed, .loginFailed, .variablesFailed,
-                                   .failFastCancelled, .failFastNotRun, .anotherWorkflowInvalid]
-        self = fixed.first { $0.description == text } ?? .recorded(text)
+        self = Self.fixedByText[text] ?? .recorded(text)
     }
+
+    /// The reasons without details, by the text reports write (`merge-reports` reads one per skipped step).
+    private static let fixedByText: [String: SkipReason] = Dictionary(uniqueKeysWithValues: [
+        SkipReason.conditionFalse, .setupFailed, .earlierStepFailed, .loginFailed, .variablesFailed,
+        .failFastCancelled, .failFastNotRun, .anotherWorkflowInvalid,
+    ].map { ($0.description, $0) })
 
     /// `10 s`, `1500 ms`.
     private static func format(_ grace: Duration) -> String {
