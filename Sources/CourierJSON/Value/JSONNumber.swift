@@ -87,8 +87,16 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
 
     /// Numeric order on the exact decimal values.
     public static func < (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
-        if let l = Int(lhs.text), let r = Int(rhs.text) { return l < r }
-        return ExactDecimal(lhs.text) < ExactDecimal(rhs.text)
+        order(lhs, rhs) < 0
+    }
+
+    /// -1, 0 or 1 by the exact decimal values, each number read once: integers that fit an
+    /// `Int` are compared as such, others as exact decimals (`gt:`, `<` in templates).
+    package static func order(_ lhs: JSONNumber, _ rhs: JSONNumber) -> Int {
+        if lhs.text == rhs.text { return 0 }
+        if let l = Int(lhs.text), let r = Int(rhs.text) { return l < r ? -1 : (l == r ? 0 : 1) }
+        let l = ExactDecimal(lhs.text), r = ExactDecimal(rhs.text)
+        return l < r ? -1 : (l == r ? 0 : 1)
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -28,7 +28,7 @@ extension JSONValue {
     package static func order(_ a: JSONValue, _ b: JSONValue) -> Int? {
         switch (a, b) {
         case (.number(let x), .number(let y)):
-            return x == y ? 0 : (x < y ? -1 : 1)
+            return JSONNumber.order(x, y)
         case (.string(let x), .string(let y)):
             return x < y ? -1 : (x > y ? 1 : 0)
         default:
