@@ -56,9 +56,8 @@ final class WorkflowStopping {
     /// What a cancelled transfer says: the signal, the teardown deadline that followed it,
     /// or --fail-fast; nil when it was cancelled for none of those (the transport's own words stand).
     func cancelledTransferReason(in phase: StepPhase) -> String? {
-        if isCleaningUp(phase) && deadlinePassed { return teardownDeadlineReason.description }
-        if Task.isCancelled || control.interruption != nil { return stopReason.description }
-        return nil
+        let stopped = (isCleaningUp(phase) && deadlinePassed) || Task.isCancelled || control.interruption != nil
+        return stopped ? reasonCutShort(in: phase).description : nil
     }
 
     /// A step `--fail-fast` cancelled in flight (or in its retry wait, or waiting for a login)
