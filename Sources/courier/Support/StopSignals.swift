@@ -107,20 +107,16 @@ private enum SignalPipe {
     /// One pipe per process, made the first time (the run installs its handlers once;
     /// tests install them more often). Non-blocking on both ends: a handler never blocks,
     /// and the reader takes what is there.
-    static func open() -> (read: Int32, write: Int32) {
-        openOnce.withLock { ends in
-            if let ends { return ends }
-            var fds: [Int32] = [-1, -1]
-            guard pipe(&fds) == 0 else { fatalError("cannot make the signal pipe: errno \(errno)") }
-            for fd in fds {
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            }
-            writeEnd = fds[1]
-            ends = (fds[0], fds[1])
-            return (fds[0], fds[1])
-        }
-    }
+    static func open() -> (read: Int32, write: Int32) { ends }
 
-    private static let openOnce = Mutex<(read: Int32, write: Int32)?>(nil)
+    private static let ends: (read: Int32, write: Int32) = {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { fatalError("cannot make the signal pipe: errno \(errno)") }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        writeEnd = fds[1]
+        return (fds[0], fds[1])
+    }()
 }
