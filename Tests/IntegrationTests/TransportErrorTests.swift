@@ -8,7 +8,7 @@ struct TransportErrorTests {
     func connectionRefused() async throws {
         let server = try TestServer.shared()
         let workspace = try Workspace()
-        let port = try RawHTTP.unusedPort()
+        let port = try RawHTTP.refusingPort()
         try workspace.write("refused.yaml", """
             name: refused
             steps:

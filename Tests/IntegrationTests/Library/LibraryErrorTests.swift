@@ -76,7 +76,7 @@ struct LibraryErrorTests {
 
     @Test("nothing listening is a transport error with libcurl's code (7)")
     func connectionRefused() async throws {
-        let port = try RawHTTP.unusedPort()
+        let port = try RawHTTP.refusingPort()
         let client = libraryClient(try #require(URL(string: "http://127.0.0.1:\(port)")))
         let error = try #require(await failure(client, GetLibUser(id: 1)))
         #expect(error.kind == .transport, "\(error)")

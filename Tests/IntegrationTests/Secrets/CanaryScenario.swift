@@ -206,7 +206,7 @@ extension CanaryScenario {
     static func unreachableProxyWithCredentials(_ number: Int, canaryHasNewline: Bool) -> CanaryScenario {
         CanaryScenario(number: number, title: "unreachable proxy with user:pw@ (the error hint names the proxy)\(canaryHasNewline ? "" : ", canary without newline")") { c in
             let canary = canaryHasNewline ? c.canary() : c.canaryWithoutNewline
-            let port = try RawHTTP.unusedPort()
+            let port = try RawHTTP.refusingPort()
             return Setup(files: ["flow.yaml": """
                 name: canary \(number)
                 secrets:

@@ -114,8 +114,19 @@ enum RawHTTP {
         return object
     }
 
-    /// A loopback port that nothing listens on: bound to get a free one, then closed.
-    static func unusedPort() throws -> Int {
+    /// A loopback port where a connection is refused, for as long as the test process runs.
+    ///
+    /// The socket stays bound (never listening, so a connect gets RST) and is never closed: a port
+    /// that was bound and closed goes back to the kernel's pool, and a server another test starts
+    /// in parallel can get it — CI once saw a canary's "dead" proxy request reach a recorder that
+    /// had to stay empty. A few file descriptors held to the end are the price.
+    static func refusingPort() throws -> Int {
+        try LoopbackSocket.bind(listening: false).port
+    }
+
+    /// A loopback port free a moment ago, for a server that binds it itself (nginx): it may be
+    /// taken again before that server starts, so the caller retries on a bind failure.
+    static func portFreeAMomentAgo() throws -> Int {
         let (fd, port) = try LoopbackSocket.bind(listening: false)
         close(fd)
         return port

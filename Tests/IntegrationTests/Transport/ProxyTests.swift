@@ -66,7 +66,7 @@ import Testing
         #expect(bypassed.result.status == 0, bypassed.result.context)
         #expect(try proxy.getJSON("/__proxy_stats")["requests"] as? Int == 0)
 
-        let unreachable = try await TransportRun.run(flow, arguments: ["--proxy", "http://127.0.0.1:\(try RawHTTP.unusedPort())"],
+        let unreachable = try await TransportRun.run(flow, arguments: ["--proxy", "http://127.0.0.1:\(try RawHTTP.refusingPort())"],
                                                      environment: noBypass)
         #expect(unreachable.result.status == 1, unreachable.result.context)
         #expect(unreachable.error("plain")?.type == "proxy", unreachable.result.context)

@@ -128,7 +128,7 @@ final class ServerProcess: Sendable {
         try FileManager.default.createDirectory(at: html, withIntermediateDirectories: true)
         try Data(base64Encoded: brotliBase64)!.write(to: html.appendingPathComponent("brotli.json"))
         for attempt in 1...5 {
-            let port = try RawHTTP.unusedPort()
+            let port = try RawHTTP.portFreeAMomentAgo()
             let prefix = directory.path
             let conf = """
                 \(getuid() == 0 ? "user root root;" : "")
