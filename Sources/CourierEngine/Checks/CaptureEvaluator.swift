@@ -1,6 +1,7 @@
 import CourierDiagnostics
 import CourierJSON
 import CourierResults
+import CourierSecrets
 import CourierWorkflow
 import Foundation
 
@@ -8,8 +9,16 @@ import Foundation
 struct CaptureEvaluator {
     let renderer: TemplateRenderer
 
+    /// A value a capture gives its variable.
+    struct Captured {
+        let value: JSONValue
+        /// Read from the response, not a `default` standing in for nothing: only such a value
+        /// is held to the capture's `expect:`.
+        let isFromResponse: Bool
+    }
+
     /// The captured value, or the failure to report; a `default` stands in for nothing.
-    func capture(_ capture: Capture, from response: ResponseView) -> Result<JSONValue, ExpectationResult> {
+    func capture(_ capture: Capture, from response: ResponseView) -> Result<Captured, ExpectationResult> {
         let name = capture.name.value
         let found: JSONValue?
         var nothingBecause: String
@@ -45,6 +54,15 @@ struct CaptureEvaluator {
             case .header(let header):
                 text = response.header(header).map(TemplateRenderer.interpolation)
                 nothingBecause = "header '\(header)' does not match /\(pattern.value.source)/"
+            case .json(let query):
+                switch jsonValue(query, in: response) {
+                case .found(let value):
+                    text = TemplateRenderer.interpolation(value)
+                    nothingBecause = "\(query.text) does not match /\(pattern.value.source)/"
+                case .none(let why):
+                    text = nil
+                    nothingBecause = why
+                }
             }
             switch text.map({ Self.firstGroup(pattern.value, in: $0) }) {
             case .success(let group)?:
@@ -65,15 +83,47 @@ struct CaptureEvaluator {
             found = .number(JSONNumber(response.durationMilliseconds))
             nothingBecause = ""
         }
-        if let found { return .success(found) }
+        if let found { return .success(Captured(value: found, isFromResponse: true)) }
         if let fallback = capture.defaultValue {
-            do { return .success(try renderer.value(fallback)) } catch {
+            do { return .success(Captured(value: try renderer.value(fallback), isFromResponse: false)) } catch {
                 return .failure(ExpectationResult.failure(location: error.range, subject: "capture \(name)", message: "capture '\(name)': \(error.message)"))
             }
         }
         return .failure(ExpectationResult.failure(location: capture.range, subject: "capture \(name)",
                                          message: "capture '\(name)': \(nothingBecause); add 'default:' to make it optional",
                                          expected: "a value", actual: "(nothing)"))
+    }
+
+    /// The capture's records: one passed one, with what `expect:` asked when it has one, or the
+    /// ways the value fails its `expect:`. The renderer's scope holds the value by its name.
+    func records(_ capture: Capture, _ captured: Captured) -> [ExpectationResult] {
+        let subject = "capture \(capture.name.value)"
+        let actual: CheckedValue = capture.secret ? .words(MaskingPolicy.mask) : .value(captured.value)
+        guard let expect = capture.expect, captured.isFromResponse else {
+            return [.passed(location: capture.range, subject: subject, expected: nil, actual: actual)]
+        }
+        let evaluator = MatcherEvaluator(renderer: renderer)
+        let failures = evaluator.check(expect, actual: captured.value, subject: subject)
+        guard failures.isEmpty else { return failures }
+        return [.passed(location: expect.range, subject: subject, expected: evaluator.expected(expect), actual: actual)]
+    }
+
+    private enum JSONReading {
+        case found(JSONValue)
+        case none(why: String)
+    }
+
+    /// The value a singular query finds, or why there is none.
+    private func jsonValue(_ query: JSONQuery, in response: ResponseView) -> JSONReading {
+        switch response.json() {
+        case .success(let root):
+            switch JSONQueryEvaluation(renderer: renderer).result(query, in: root) {
+            case .success(let result): return result.value.map(JSONReading.found) ?? .none(why: "\(query.text) matched nothing")
+            case .failure(let failure): return .none(why: "\(query.text): \(failure.message)")
+            }
+        case .failure(let error):
+            return .none(why: ResponseView.notJSON(error))
+        }
     }
 
     /// The first capture group, or the whole match when the pattern has none; `nil` when

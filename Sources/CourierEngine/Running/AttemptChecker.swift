@@ -14,14 +14,17 @@ struct AttemptChecker {
     func check(_ response: HTTPResponse, sent request: HTTPRequest, step: Step, abortIf: Expectations?,
                start: Int) -> AttemptOutcome {
         let view = ResponseView(response)
-        let renderer = state.renderer
-        var expectations = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
+        // Captures first: the expectations may use them (`expect: { json: { $.total: "{{ count }}" } }`);
+        // their records still follow the expectations'.
+        let (captures, captureRecords, warnings, attemptScope) = capture(step.capture, from: view)
+        let renderer = step.capture.isEmpty ? state.renderer : state.renderer(over: attemptScope)
+        let expectations = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
+            + captureRecords
         var abortMatched = false
         if let abortIf {
             abortMatched = !ExpectationChecker(renderer: renderer).check(abortIf, response: view, stepRange: step.range)
                 .contains { $0.outcome == .failed }
         }
-        let (captures, warnings) = capture(step.capture, from: view, into: &expectations)
         let record = recording.attempt(request, .success(response), expectations: expectations, start: start)
         // Made whole at the end, not filled in field by field: that built the outcome in a
         // temporary and copied it out.
@@ -31,17 +34,20 @@ struct AttemptChecker {
     }
 
     /// The step's captures, each read with the attempt's copy of the scope as it is after the
-    /// one before (a capture may use an earlier one), each added to `expectations` as a check.
-    private func capture(_ declared: [Capture], from view: ResponseView,
-                         into expectations: inout [ExpectationResult]) -> (captures: [CapturedValue], warnings: [String]) {
+    /// one before (a capture may use an earlier one), each with its records as checks; and that
+    /// copy of the scope at the end, for the step's expectations.
+    private func capture(_ declared: [Capture], from view: ResponseView)
+        -> (captures: [CapturedValue], records: [ExpectationResult], warnings: [String], scope: Scope) {
         var captures: [CapturedValue] = []
+        var records: [ExpectationResult] = []
         var warnings: [String] = []
         var attemptScope = state.scope
         for capture in declared {
             var renderer = state.renderer(over: attemptScope)
             renderer.redactingValues = capture.secret
             switch CaptureEvaluator(renderer: renderer).capture(capture, from: view) {
-            case .success(let value):
+            case .success(let captured):
+                let value = captured.value
                 attemptScope[capture.name.value] = value
                 if capture.secret {
                     // Registered now, committed or not: this attempt's transcript shows it.
@@ -51,12 +57,13 @@ struct AttemptChecker {
                     }
                 }
                 captures.append(CapturedValue(name: capture.name.value, value: value, secret: capture.secret))
-                expectations.append(.passed(location: capture.range, subject: "capture \(capture.name.value)", expected: nil,
-                                            actual: capture.secret ? .words(MaskingPolicy.mask) : .value(value)))
+                var checking = state.renderer(over: attemptScope)
+                checking.redactingValues = capture.secret
+                records += CaptureEvaluator(renderer: checking).records(capture, captured)
             case .failure(let failure):
-                expectations.append(failure)
+                records.append(failure)
             }
         }
-        return (captures, warnings)
+        return (captures, records, warnings, attemptScope)
     }
 }

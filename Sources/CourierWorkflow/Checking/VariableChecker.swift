@@ -6,7 +6,8 @@ import CourierDiagnostics
 /// by one of
 /// - `vars:` or `secrets:` (top to bottom: a var may use the ones before it),
 /// - a capture of an earlier step (setup → steps → teardown, included steps in
-///   place), or of `auth.login`,
+///   place), or of `auth.login`; the step's own captures count in its `expect:` and
+///   `retry.abort_if` (checked after capturing) and in its later captures,
 /// - the include's `vars:` (inside the included steps only),
 /// - the command line (`--var`, `--vars-file`: passed in as `externalNames`),
 /// - `env`, `steps`, and `item`/`index` inside a `for_each` step.
@@ -238,18 +239,21 @@ private struct Walker {
         switch step.action {
         case .request(let request):
             visit(request)
-            visit(step.expect)
-            if let abortIf = step.retry?.abortIf { visit(abortIf) }
             for capture in step.capture {
                 switch capture.source {
-                case .json(let query): visit(query)
+                case .json(let query), .regex(_, from: .json(let query)): visit(query)
                 case .header, .cookie, .regex, .status, .body, .duration: break
                 }
                 if let value = capture.defaultValue { visit(value) }
                 // Later captures of the same step may use earlier ones.
                 if define(capture.name.value) { introduced.append(capture.name.value) }
                 kept.insert(capture.name.value)
+                // Checked with the value in scope: `expect: { eq: "{{ other }}" }` may name it too.
+                if let expect = capture.expect { visit(expect) }
             }
+            // The step's expectations are checked after its captures, and may use them.
+            visit(step.expect)
+            if let abortIf = step.retry?.abortIf { visit(abortIf) }
             if let id = step.id { defineStepID(id.value) }
         case .include(let include):
             visit(include.path)

@@ -1,5 +1,6 @@
 import CourierDiagnostics
 import CourierJSON
+import Foundation
 
 extension WorkflowDecoder {
     func captures(_ node: YAMLNode) -> [Capture] {
@@ -27,7 +28,7 @@ extension WorkflowDecoder {
         }
         let context = "capture '\(name.value)'"
         let sourceKeys = CaptureSourceKind.keys
-        guard let f = fields(node, in: context, allowed: sourceKeys + CaptureSourceKind.modifierKeys + ["default", "secret"]) else { return nil }
+        guard let f = fields(node, in: context, allowed: sourceKeys + CaptureSourceKind.modifierKeys + ["default", "secret", "expect"]) else { return nil }
         let present = f.order.filter { sourceKeys.contains($0) }
         guard let key = present.first, let value = f[key], let kind = CaptureSourceKind.all.first(where: { $0.shape.key == key }) else {
             error("\(context) needs a source: one of " + sourceKeys.map { "'\($0)'" }.joined(separator: ", "), at: node.range)
@@ -44,8 +45,9 @@ extension WorkflowDecoder {
         let source = kind.decode(self, value, f)
         let secret = f["secret"].flatMap { bool($0, for: "secret") } ?? false
         let defaultValue = f["default"].map(templateValue)
+        let expect = f["expect"].flatMap { matcher($0, MatcherContext(allowsObjectEquality: true)) }
         guard let source else { return nil }
-        return Capture(name: name, source: source, defaultValue: defaultValue, secret: secret, range: range)
+        return Capture(name: name, source: source, defaultValue: defaultValue, secret: secret, expect: expect, range: range)
     }
 
     /// `from: body` or `from: header Location`.
@@ -60,6 +62,46 @@ extension WorkflowDecoder {
         }
         return nil
     }
-}
 
-import Foundation
+    /// A capture's pattern, compiled at load.
+    func capturePattern(_ pattern: Located<String>, _ node: YAMLNode) -> RegexPattern? {
+        do { return try RegexPattern(pattern.value, dialect: .workflow) } catch {
+            self.error("invalid regular expression '\(pattern.value)' for 'regex': \(error)", at: node.range)
+            return nil
+        }
+    }
+
+    /// `regex: { pattern: '…', json: $.message }` or `{ pattern: '…', header: Location }`;
+    /// without `json` or `header` the pattern reads the body, as the plain form does.
+    func regexCapture(mapping node: YAMLNode) -> CaptureSource? {
+        guard let f = fields(node, in: "'regex'", allowed: ["pattern", "json", "header"]) else { return nil }
+        guard let patternNode = f["pattern"] else {
+            self.error("'regex' needs a 'pattern'", at: node.range)
+            return nil
+        }
+        let sources = f.order.filter { $0 == "json" || $0 == "header" }
+        if sources.count > 1, let second = f.key(sources[1]) {
+            self.error("'regex' reads one value; '\(sources[1])' conflicts with '\(sources[0])'", at: second.range)
+        }
+        var subject = RegexSubject.body
+        if let value = f["json"] {
+            guard let path = string(value, for: "json") else { return nil }
+            guard path.value.hasPrefix("$") else {
+                self.error("JSONPath '\(path.value)' must start with '$' (e.g. '$.\(path.value)')", at: value.range)
+                return nil
+            }
+            guard let query = jsonQuery(path.value, value) else { return nil }
+            guard query.isSingular else {
+                self.error("'regex' reads one JSON value; '\(path.value)' can match several (use a singular path like '$.items[0].name')",
+                           at: value.range)
+                return nil
+            }
+            subject = .json(query)
+        } else if let value = f["header"] {
+            guard let name = string(value, for: "header") else { return nil }
+            subject = .header(name.value)
+        }
+        guard let pattern = string(patternNode, for: "pattern"), let compiled = capturePattern(pattern, patternNode) else { return nil }
+        return .regex(Located(compiled, range: pattern.range), from: subject)
+    }
+}

@@ -9,13 +9,18 @@ package struct Capture: Sendable {
     /// `default: null` is a ``TemplateValue`` of kind `.null`.
     package var defaultValue: TemplateValue?
     package var secret: Bool
+    /// `expect:`: what the value found in the response must match (a `default` that stands in
+    /// for nothing is not checked: "optional, but when there, valid").
+    package var expect: Matcher?
     package var range: SourceRange
 
-    package init(name: Located<String>, source: CaptureSource, defaultValue: TemplateValue?, secret: Bool, range: SourceRange) {
+    package init(name: Located<String>, source: CaptureSource, defaultValue: TemplateValue?, secret: Bool,
+                 expect: Matcher? = nil, range: SourceRange) {
         self.name = name
         self.source = source
         self.defaultValue = defaultValue
         self.secret = secret
+        self.expect = expect
         self.range = range
     }
 }
@@ -33,8 +38,10 @@ package enum CaptureSource: Sendable {
     case duration
 }
 
-/// Where a `regex` capture looks: the body, or one header (`from: header Location`).
-package enum RegexSubject: Sendable, Hashable {
+/// Where a `regex` capture looks: the body, one header (`from: header Location`), or one
+/// JSON value (`regex: { json: $.message, pattern: … }`, a singular query).
+package enum RegexSubject: Sendable {
     case body
     case header(String)
+    case json(JSONQuery)
 }

@@ -55,17 +55,19 @@ extension CaptureSourceKind {
 
     static let regex = CaptureSourceKind(
         CheckShape(key: "regex", operand: .regex,
-                   description: "The first group of a regular expression (the whole match without groups), in the body "
-                       + "or, with `from: header NAME`, in a header.",
+                   description: "The first group of a regular expression (the whole match without groups), in the body, "
+                       + "with `from: header NAME` in a header, or, written `{ json: $.path, pattern: … }`, in one JSON value.",
                    example: "regex: \"id=(\\\\d+)\""),
         modifiers: ["from"]
     ) { decoder, value, entry in
-        guard let pattern = decoder.string(value, for: "regex") else { return nil }
-        let compiled: RegexPattern
-        do { compiled = try RegexPattern(pattern.value, dialect: .workflow) } catch {
-            decoder.error("invalid regular expression '\(pattern.value)' for 'regex': \(error)", at: value.range)
-            return nil
+        // `regex: { json: $.message, pattern: '…' }`: the pattern and the one value it reads.
+        if case .mapping = value.kind {
+            if let from = entry.key("from") {
+                decoder.error("'from' does not go with a 'regex' mapping; name what it reads inside it ('json' or 'header')", at: from.range)
+            }
+            return decoder.regexCapture(mapping: value)
         }
+        guard let pattern = decoder.string(value, for: "regex"), let compiled = decoder.capturePattern(pattern, value) else { return nil }
         let subject = entry["from"].map(decoder.regexSubject) ?? .body
         return subject.map { .regex(Located(compiled, range: pattern.range), from: $0) }
     }
