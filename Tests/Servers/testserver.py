@@ -503,6 +503,7 @@ class Handler(BaseHTTPRequestHandler):
         (r"/truncated", "GET", "truncated"),
         (r"/headers", "GET", "headers"),
         (r"/cookies/set", "GET", "cookies_set"),
+        (r"/cookies/attributes", "GET", "cookies_attributes"),
         (r"/cookies/delete", "GET", "cookies_delete"),
         (r"/cookies", "GET", "cookies"),
         (r"/redirect/(?P<n>\d+)", "*", "redirect"),
@@ -831,6 +832,15 @@ class Handler(BaseHTTPRequestHandler):
     def h_cookies_set(self):
         headers = [("Set-Cookie", f"{name}={values[-1]}; Path=/") for name, values in self.query.items()]
         self.send_json(200, {"set": {k: v[-1] for k, v in self.query.items()}}, headers)
+
+    def h_cookies_attributes(self):
+        # Every attribute of RFC 6265 and SameSite, in mixed case, for expect.cookies attribute maps.
+        headers = [
+            ("Set-Cookie", "session=s-42; Path=/app; Domain=127.0.0.1; Expires=Wed, 21 Oct 2037 07:28:00 GMT; "
+                           "Max-Age=3600; Secure; httponly; SameSite=Strict"),
+            ("Set-Cookie", "plain=p-1"),
+        ]
+        self.send_json(200, {"set": ["session", "plain"]}, headers)
 
     def h_cookies_delete(self):
         headers = [("Set-Cookie", f"{name}=; Path=/; Max-Age=0") for name in self.query]

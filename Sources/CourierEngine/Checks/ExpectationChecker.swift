@@ -72,6 +72,9 @@ struct ExpectationChecker {
         case .cookie(let template):
             guard let name = renderedName(template, kind: "cookie", failures: &results) else { return nil }
             return ("cookie \(name)", response.cookie(name).map(JSONValue.string), false)
+        case .cookieAttribute(let template, let attribute):
+            guard let name = renderedName(template, kind: "cookie", failures: &results) else { return nil }
+            return ("cookie \(name) \(attribute.rawValue)", response.setCookie(name)?.read(attribute), false)
         case .body:
             return ("body", .string(response.text), false)
         case .durationMilliseconds:

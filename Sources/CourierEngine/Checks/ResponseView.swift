@@ -58,18 +58,17 @@ final class ResponseView {
         }
     }
 
-    /// Cookies the server set on this response or on a redirect that led to it,
-    /// later ones winning.
-    func cookie(_ name: String) -> String? {
-        var found: String?
+    /// A cookie's value, set on this response or on a redirect that led to it.
+    func cookie(_ name: String) -> String? { setCookie(name)?.value }
+
+    /// The `Set-Cookie` line that set cookie `name` on this response or on a redirect that led
+    /// to it, later ones winning.
+    func setCookie(_ name: String) -> SetCookieLine? {
+        var found: SetCookieLine?
         let headerSets = response.redirects.map(\.headers) + [response.headers]
         for headers in headerSets {
-            for line in headers.values(for: "Set-Cookie") {
-                let pair = line.split(separator: ";", maxSplits: 1).first ?? ""
-                guard let equals = pair.firstIndex(of: "=") else { continue }
-                if pair[..<equals].trimmingCharacters(in: .whitespaces) == name {
-                    found = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-                }
+            for field in headers.values(for: "Set-Cookie") {
+                if let line = SetCookieLine(field), line.name == name { found = line }
             }
         }
         return found

@@ -348,7 +348,7 @@ private struct Walker {
     private mutating func visit(_ expect: Expectations) {
         for item in expect.items {
             switch item.target {
-            case .header(let name), .cookie(let name): visit(name)
+            case .header(let name), .cookie(let name), .cookieAttribute(let name, _): visit(name)
             case .json(let query): visit(query)
             case .status, .body, .document, .durationMilliseconds: break
             }

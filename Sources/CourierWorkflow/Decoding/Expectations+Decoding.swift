@@ -21,6 +21,39 @@ extension WorkflowDecoder {
         }
     }
 
+    /// `expect.cookies`: each cookie's value as a plain value or predicate map, or a map of its
+    /// value and attributes (`{ value: …, http_only: true }`), one expectation per attribute.
+    func cookieExpectations(_ node: YAMLNode, _ make: (Template, CookieAttribute, Matcher) -> Expectation) -> [Expectation] {
+        guard let entries = namedEntries(node, for: "'cookies'") else { return [] }
+        return entries.flatMap { entry -> [Expectation] in
+            let name = parseTemplate(entry.name, entry.key)
+            guard isCookieAttributeMap(entry.value) else {
+                return matcher(entry.value, MatcherContext(allowsObjectEquality: false)).map { [make(name, .value, $0)] } ?? []
+            }
+            let context = "the attributes of cookie '\(entry.name)'"
+            var hints: [String: String] = [:]
+            for case let key? in (entry.value.mapping ?? []).map(\.key.scalar?.text) where PredicateDefinition.named(key) != nil {
+                hints[key] = "'\(key)' is a predicate, and this is a map of the cookie's attributes; "
+                    + "check the value with 'value: { \(key): … }'"
+            }
+            guard let f = fields(entry.value, in: context, allowed: CookieAttribute.keys, hints: hints) else { return [] }
+            return f.order.compactMap { key in
+                guard let attribute = CookieAttribute(rawValue: key), let value = f[key] else { return nil }
+                return matcher(value, MatcherContext(allowsObjectEquality: false)).map { make(name, attribute, $0) }
+            }
+        }
+    }
+
+    /// A mapping with an attribute key (`path`, `http_only`, …), or with no predicate but a key
+    /// close to an attribute (`http_onyl`), is an attribute map; any other is a predicate map.
+    private func isCookieAttributeMap(_ node: YAMLNode) -> Bool {
+        guard let pairs = node.mapping, !pairs.isEmpty else { return false }
+        let keys = pairs.compactMap { $0.key.scalar?.text }
+        if keys.contains(where: { CookieAttribute(rawValue: $0) != nil }) { return true }
+        if keys.contains(where: { PredicateDefinition.named($0) != nil }) { return false }
+        return keys.contains { suggestion(for: $0, among: CookieAttribute.keys) != nil }
+    }
+
     /// A mapping of JSONPath queries to matchers (`expect.json`).
     func pathMatchers(_ node: YAMLNode, _ make: (JSONQuery, Matcher) -> Expectation) -> [Expectation] {
         guard let entries = namedEntries(node, for: "'json'") else { return [] }

@@ -40,6 +40,8 @@ package enum ResponseTarget: Sendable {
     case header(Template)
     /// A cookie the response sets, by name.
     case cookie(Template)
+    /// An attribute of the `Set-Cookie` line that sets a cookie (`cookies: { s: { http_only: true } }`).
+    case cookieAttribute(Template, CookieAttribute)
     /// The body as text.
     case body
     /// The value (or, for a non-singular query, the list) a JSONPath gives in the JSON body.

@@ -84,10 +84,13 @@ extension ExpectationKind {
 
     static let cookies = ExpectationKind(
         CheckShape(key: "cookies", operand: .named(.matcher(.values)),
-                   description: "Cookies the response sets, by name, each a value or predicates.",
-                   example: "cookies: { session: { exists: true } }")
+                   description: "Cookies the response sets, by name, each a value or predicates for its value, "
+                       + "or a map of its value and attributes (value, path, domain, expires, max_age, secure, http_only, same_site).",
+                   example: "cookies: { session: { value: { exists: true }, http_only: true, same_site: Lax } }")
     ) { decoder, kind, value, _ in
-        decoder.namedMatchers(value, for: "'cookies'") { kind.expecting(.cookie($0), $1) }
+        decoder.cookieExpectations(value) { name, attribute, matcher in
+            kind.expecting(attribute == .value ? .cookie(name) : .cookieAttribute(name, attribute), matcher)
+        }
     }
 
     /// An expectation of this kind checked by a matcher, its passed record at the matcher.
