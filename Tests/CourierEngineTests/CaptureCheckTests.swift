@@ -160,4 +160,54 @@ import Testing
         // abort_if matched at once: one attempt, not three.
         #expect(run.requests.count == 1)
     }
+
+    // MARK: - request: the request the step sent
+
+    @Test func checksAndCapturesReadTheRequestTheStepSent() async throws {
+        let yaml = """
+            vars: { request: "a variable" }
+            steps:
+              - request:
+                  method: POST
+                  url: "http://h/x?from={{ request }}"
+                  headers: { X-Request-Id: rid-1 }
+                  json: { id: 7, items: [1, 2] }
+                capture:
+                  sent_id: { json: $.id, expect: { eq: "{{ request.json.id }}" } }
+                  method: { json: $.id, default: 0, expect: "{{ request.json.id }}" }
+                expect:
+                  json:
+                    $.id: "{{ request.json.id }}"
+                    $.total: "{{ request.json.items | length }}"
+                  headers:
+                    X-First-Item: "{{ request.json.items[0] }}"
+            """
+        let run = try await runStep(yaml, response: Self.response())
+        #expect(run.failures().map(\.message) == [], "\(run.steps.first?.outcome as Any)")
+        // Outside the checks, `request` is still the variable.
+        #expect(run.requests.first?.url == "http://h/x?from=a variable")
+    }
+
+    @Test func theRequestsMethodURLHeadersAndBodyAreThere() async throws {
+        let yaml = """
+            steps:
+              - request: { method: PUT, url: "http://h/x", headers: { X-Trace: t-9 }, body: plain text }
+                expect:
+                  json:
+                    $.code: { eq: "{{ request.method }} {{ request.url }} {{ request.headers['X-TRACE'] }} {{ request.body }}" }
+            """
+        let run = try await runStep(yaml, response: Self.response())
+        #expect(run.failures().map(\.message) == ["json $.code: expected \"PUT http://h/x t-9 plain text\", got \"EUR 12\""])
+    }
+
+    @Test func aMemberTheRequestLacksIsAStepErrorWithADidYouMean() async throws {
+        let yaml = """
+            steps:
+              - request: { method: POST, url: "http://h/x", json: { a: 1 } }
+                expect: { json: { $.id: "{{ request.jsn }}" } }
+            """
+        let run = try await runStep(yaml, response: Self.response())
+        let messages = run.failures().map(\.message)
+        #expect(messages == ["json $.id: 'request' has no member 'jsn'; did you mean 'json'?"], "\(run.steps.first?.outcome as Any)")
+    }
 }

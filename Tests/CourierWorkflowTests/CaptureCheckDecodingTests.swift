@@ -85,4 +85,12 @@ import Testing
         }
         #expect(predicates.map(\.name) == ["gt"])
     }
+
+    @Test func requestIsDefinedInTheChecksButNotInTheRequest() {
+        #expect(problems("id: { json: $.id, expect: \"{{ request.json.id }}\" }", expect: "json: { $.x: \"{{ request.method }}\" }") == [])
+        let yaml = "steps:\n  - request: { url: \"http://h/{{ request.url }}\" }\n"
+        let workflow = try? decodeWorkflow(text: yaml, path: "t.yaml", sources: SourceStore()).get()
+        let found = workflow.map { VariableChecker.check($0, externalNames: [], commandLineKnown: true).map(\.description) } ?? []
+        #expect(found.count == 1 && found[0].contains("unknown variable 'request'"), "\(found)")
+    }
 }

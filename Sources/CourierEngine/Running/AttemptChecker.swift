@@ -16,8 +16,8 @@ struct AttemptChecker {
         let view = ResponseView(response)
         // Captures first: the expectations may use them (`expect: { json: { $.total: "{{ count }}" } }`);
         // their records still follow the expectations'.
-        let (captures, captureRecords, warnings, attemptScope) = capture(step.capture, from: view)
-        let renderer = step.capture.isEmpty ? state.renderer : state.renderer(over: attemptScope)
+        let (captures, captureRecords, warnings, attemptScope) = capture(step.capture, from: view, sent: request)
+        let renderer = state.renderer(over: attemptScope)
         let expectations = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
             + captureRecords
         var abortMatched = false
@@ -36,12 +36,13 @@ struct AttemptChecker {
     /// The step's captures, each read with the attempt's copy of the scope as it is after the
     /// one before (a capture may use an earlier one), each with its records as checks; and that
     /// copy of the scope at the end, for the step's expectations.
-    private func capture(_ declared: [Capture], from view: ResponseView)
+    private func capture(_ declared: [Capture], from view: ResponseView, sent request: HTTPRequest)
         -> (captures: [CapturedValue], records: [ExpectationResult], warnings: [String], scope: Scope) {
         var captures: [CapturedValue] = []
         var records: [ExpectationResult] = []
         var warnings: [String] = []
         var attemptScope = state.scope
+        attemptScope.sentRequest = request
         for capture in declared {
             var renderer = state.renderer(over: attemptScope)
             renderer.redactingValues = capture.secret

@@ -60,6 +60,7 @@ struct ExpressionEvaluator {
     // MARK: - Names
 
     private func lookup(_ name: String, at range: SourceRange) throws(EvaluationError) -> JSONValue {
+        if name == "request", let sent = scope.sentRequest { return SentRequestValue.json(of: sent) }
         if let value = scope.variables[name] { return value }
         switch name {
         case "env":
@@ -92,6 +93,7 @@ struct ExpressionEvaluator {
     /// in lower case, so any other spelling is found through the lower-case one.
     private static func isStepHeaders(_ expression: Expression) -> Bool {
         guard case .member(let step, "headers") = expression.kind else { return false }
+        if case .variable("request") = step.kind { return true }
         switch step.kind {
         case .member(let steps, _), .index(let steps, _):
             if case .variable("steps") = steps.kind { return true }

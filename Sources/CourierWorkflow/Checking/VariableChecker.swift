@@ -7,7 +7,8 @@ import CourierDiagnostics
 /// - `vars:` or `secrets:` (top to bottom: a var may use the ones before it),
 /// - a capture of an earlier step (setup → steps → teardown, included steps in
 ///   place), or of `auth.login`; the step's own captures count in its `expect:` and
-///   `retry.abort_if` (checked after capturing) and in its later captures,
+///   `retry.abort_if` (checked after capturing) and in its later captures, and so does
+///   `request` (the request it sent),
 /// - the include's `vars:` (inside the included steps only),
 /// - the command line (`--var`, `--vars-file`: passed in as `externalNames`),
 /// - `env`, `steps`, and `item`/`index` inside a `for_each` step.
@@ -239,6 +240,8 @@ private struct Walker {
         switch step.action {
         case .request(let request):
             visit(request)
+            // The request the step sent, in its captures and expectations (not in the request).
+            if define("request") { introduced.append("request") }
             for capture in step.capture {
                 switch capture.source {
                 case .json(let query), .regex(_, from: .json(let query)): visit(query)

@@ -52,4 +52,38 @@ struct CaptureChecksTests {
         #expect(failures.first?["actual"]?["json"]?.int == 3)
         #expect(failures.first?["location"]?["line"]?.int == 18)
     }
+
+    @Test("request.* in checks: a generated id sent in the body and a header comes back from the echo server")
+    func requestValues() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("sent.yaml", """
+            name: sent values
+            steps:
+              - name: echoed
+                request:
+                  method: POST
+                  url: "{{ base_url }}/echo"
+                  headers: { X-Request-Id: "{{ uuid() }}" }
+                  json: { id: "{{ uuid() }}", n: 3 }
+                capture:
+                  echoed_id: { json: $.json.id, expect: "{{ request.json.id }}" }
+                expect:
+                  json:
+                    $.json.n: "{{ request.json.n }}"
+                    $.method: "{{ request.method }}"
+                    "$.headers[?@[0] == 'X-Request-Id'][1]": ["{{ request.headers['x-request-id'] }}"]
+              - name: a wrong expectation names the sent value
+                request: { method: POST, url: "{{ base_url }}/echo", json: { n: 3 } }
+                expect:
+                  json:
+                    $.json.n: { gt: "{{ request.json.n }}" }
+            """)
+        let result = try await Courier.run(files: ["sent.yaml"], workspace: workspace, server: server, extra: ["--junit", "junit.xml"])
+        #expect(result.status == 1, result.context)
+        let junit = try await JUnitReport.load(workspace.url.appendingPathComponent("junit.xml"))
+        #expect(junit.testCase("echoed")?.passed == true, "\(junit.cases)\n\(result.context)")
+        let failure = try #require(junit.testCase("a wrong expectation names the sent value")?.failure)
+        #expect(failure.text.contains("json $.json.n: expected > 3, got 3"), "\(failure.text)")
+    }
 }
