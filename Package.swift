@@ -16,6 +16,9 @@ let package = Package(
         // libcurl is loaded with dlopen on first use (see Sources/CCurl/include/CCurl.h);
         // building needs its headers (Debian: libcurl4-openssl-dev), running needs libcurl4.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // zlib and libbrotlidec, loaded with dlopen only when a step asks for a body's raw bytes
+        // (see Sources/CCompression/include/CCompression.h); building needs no headers.
+        .target(name: "CCompression", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(
             name: "CYAML",
             pkgConfig: "yaml-0.1",
@@ -27,7 +30,7 @@ let package = Package(
         .target(name: "CourierSync"),
         .target(name: "CourierSecrets", dependencies: ["CourierSync"]),
         .target(name: "CourierJSON"),
-        .target(name: "CourierHTTP", dependencies: ["CCurl", "CourierSecrets", "CourierSync"]),
+        .target(name: "CourierHTTP", dependencies: ["CCurl", "CCompression", "CourierSecrets", "CourierSync"]),
         // The typed Swift client for app code (endpoints, errors, retries, auth, mocks).
         .target(name: "Courier", dependencies: ["CourierHTTP", "CourierSecrets"]),
         .target(name: "CourierWorkflow", dependencies: ["CYAML", "CourierDiagnostics", "CourierJSON", "CourierSecrets"]),
@@ -52,7 +55,7 @@ let package = Package(
         .executableTarget(name: "courier-example", dependencies: ["Courier"], path: "Examples/CourierExample",
                           exclude: ["expected-output.txt"]),
         .testTarget(name: "CourierJSONTests", dependencies: ["CourierJSON"]),
-        .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CCurl", "CourierSync"]),
+        .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CCurl", "CCompression", "CourierSync"]),
         .testTarget(name: "CourierSyncTests", dependencies: ["CourierSync"]),
         .testTarget(name: "CourierTests", dependencies: ["Courier"]),
         .testTarget(name: "CourierSecretsTests", dependencies: ["CourierSecrets"]),

@@ -64,6 +64,9 @@ struct CaptureEvaluator {
         case .duration:
             found = .number(JSONNumber(response.durationMilliseconds))
             nothingBecause = ""
+        case .bytes(let view, let which):
+            found = response.bytesValue(view, which)
+            nothingBecause = ""
         }
         if let found { return .success(found) }
         if let fallback = capture.defaultValue {
