@@ -21,7 +21,7 @@ extension WorkflowDecoder {
                 items.append(Expectation(kind, target: target, check: .equalsFile(file), range: value.range))
                 continue
             }
-            guard let matcher = matcher(value, MatcherContext(allowsObjectEquality: false)) else { continue }
+            guard let matcher = bytesMatcher(value, view) else { continue }
             let checked = bytesOperand(matcher, view)
             items.append(Expectation(kind, target: target, check: .matcher(checked), range: checked.range))
         }
@@ -40,6 +40,20 @@ extension WorkflowDecoder {
     }
 
     // MARK: - Literal operands
+
+    /// The matcher of one view. YAML reads an unquoted digest of digits (`md5: 0123…`) as a
+    /// number, its leading zeros lost: the digest is the scalar's text as written.
+    private func bytesMatcher(_ node: YAMLNode, _ view: BytesView) -> Matcher? {
+        if view != .length, let scalar = node.scalar {
+            switch scalar.value {
+            case .integer, .float:
+                return .equals(TemplateValue(.string(Template(literal: scalar.text, range: node.range)), range: node.range))
+            default:
+                break
+            }
+        }
+        return matcher(node, MatcherContext(allowsObjectEquality: false))
+    }
 
     /// `matcher` with a literal digest or hex written in upper case brought to lower case
     /// (the case Courier gives them), after checking what a literal of `view` must look like:
@@ -72,13 +86,9 @@ extension WorkflowDecoder {
         }
     }
 
-    /// The text of a literal string (or of a number YAML read from digits, as `md5: 1234…` is).
+    /// The text of a literal string.
     private func literalText(_ value: TemplateValue) -> String? {
-        switch value.kind {
-        case .string(let template): template.literalText
-        case .number(let text, _): text
-        default: nil
-        }
+        value.template?.literalText
     }
 
     /// The literal in the form Courier compares, or nil after reporting why it cannot match.
