@@ -1,11 +1,10 @@
-import CCompression
 import Foundation
 
 /// Undoes a response's `Content-Encoding` (gzip, deflate, br) in Courier, for a request that
 /// keeps the body as received (``HTTPRequestOptions/keepsEncodedBody``): libcurl then hands
 /// over the bytes from the wire, and one request gives both views.
 ///
-/// zlib and libbrotlidec are loaded when first needed (see `CCompression.h`). The decoded
+/// zlib and libbrotlidec are loaded when first needed (``Zlib``, ``Brotli``). The decoded
 /// size is bounded like the received one: a body that inflates past the limit (a
 /// decompression bomb) is ``HTTPError/Kind/responseTooLarge``, found while decoding, with at
 /// most the limit and one buffer in memory.
@@ -14,8 +13,8 @@ enum ContentDecoding {
     /// may name zstd), `br` only where libbrotlidec loads; nil when neither library loads.
     static let acceptEncoding: String? = {
         var names: [String] = []
-        if load(courier_coding_gzip) == nil { names += ["gzip", "deflate"] }
-        if load(courier_coding_brotli) == nil { names.append("br") }
+        if ContentCoding.gzip.unavailable == nil { names += ["gzip", "deflate"] }
+        if ContentCoding.brotli.unavailable == nil { names.append("br") }
         return names.isEmpty ? nil : names.joined(separator: ", ")
     }()
 
@@ -41,19 +40,19 @@ enum ContentDecoding {
 
     /// `input` with one coding undone.
     static func decode(_ input: [UInt8], _ name: String, limit: Int, received: Int) throws(HTTPError) -> [UInt8] {
-        let coding: courier_coding
+        let coding: ContentCoding
         switch name {
-        case "gzip", "x-gzip": coding = courier_coding_gzip
+        case "gzip", "x-gzip": coding = .gzip
         // RFC 9110's deflate is zlib-wrapped; some servers send the raw stream.
-        case "deflate": coding = isZlibHeader(input) ? courier_coding_zlib : courier_coding_raw_deflate
-        case "br": coding = courier_coding_brotli
+        case "deflate": coding = isZlibHeader(input) ? .zlib : .rawDeflate
+        case "br": coding = .brotli
         default:
             throw HTTPError(kind: .badResponse, wording: HTTPError.Wording { n in
                 ("the body is sent with Content-Encoding '\(name)', which Courier cannot decode",
                  "\(n(.notCompressed).map { "set \($0)" } ?? "ask for it uncompressed") to receive it as sent")
             })
         }
-        if let problem = load(coding) {
+        if let problem = coding.unavailable {
             throw HTTPError(kind: .transport, message: "cannot decode the \(name) body: \(problem)")
         }
         switch run(coding, input, limit: limit) {
@@ -80,47 +79,37 @@ enum ContentDecoding {
     }
 
     /// Runs a decoder over `input`; its library must have loaded.
-    static func run(_ coding: courier_coding, _ input: [UInt8], limit: Int) -> Result<[UInt8], Failure> {
-        guard let decoder = courier_decoder_new(coding) else { return .failure(.corrupt("out of memory")) }
-        defer { courier_decoder_free(decoder) }
+    static func run(_ coding: ContentCoding, _ input: [UInt8], limit: Int) -> Result<[UInt8], Failure> {
+        guard let decoder = StreamDecoder(coding) else { return .failure(.corrupt("the decoder could not start (out of memory?)")) }
         var output: [UInt8] = []
         // A first guess at the size saves doublings; the limit bounds it.
         output.reserveCapacity(min(input.count.multipliedReportingOverflow(by: 4).partialValue, limit, 1 << 26))
         var scratch = [UInt8](repeating: 0, count: 1 << 16)
-        return input.withUnsafeBufferPointer { (inBytes: UnsafeBufferPointer<UInt8>) -> Result<[UInt8], Failure> in
-            var nextIn: UnsafePointer<UInt8>? = inBytes.baseAddress
-            var availIn = inBytes.count
+        return input.withUnsafeBufferPointer { whole -> Result<[UInt8], Failure> in
+            var rest = whole
             while true {
                 var produced = 0
-                let status = scratch.withUnsafeMutableBufferPointer { out -> courier_decode_status in
-                    var nextOut: UnsafeMutablePointer<UInt8>? = out.baseAddress
-                    var availOut = out.count
-                    let status = courier_decoder_run(decoder, &nextIn, &availIn, &nextOut, &availOut)
-                    produced = out.count - availOut
+                let status = scratch.withUnsafeMutableBufferPointer { buffer -> StreamDecoder.Status in
+                    var room = buffer
+                    let status = decoder.run(&rest, &room)
+                    produced = buffer.count - room.count
                     return status
                 }
                 if output.count + produced > limit { return .failure(.tooLarge) }
                 output.append(contentsOf: scratch[..<produced])
                 switch status {
-                case courier_decode_done:
+                case .done:
                     // Bytes after the end are ignored, as libcurl ignores them.
                     return .success(output)
-                case courier_decode_needs_output:
+                case .needsOutput:
                     continue
-                case courier_decode_needs_input:
-                    if availIn == 0 { return .failure(.corrupt("the data ends early, after \(input.count) bytes (truncated?)")) }
-                default:
-                    return .failure(.corrupt(readable(String(cString: courier_decoder_error(decoder)))))
+                case .needsInput:
+                    if rest.isEmpty { return .failure(.corrupt("the data ends early, after \(input.count) bytes (truncated?)")) }
+                case .failed(let message):
+                    return .failure(.corrupt(readable(message)))
                 }
             }
         }
-    }
-
-    /// Why the coding's library cannot be used, or nil once it is loaded.
-    static func load(_ coding: courier_coding) -> String? {
-        var buffer = [CChar](repeating: 0, count: 512)
-        guard courier_coding_load(coding, &buffer, buffer.count) != 0 else { return nil }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// A zlib header (RFC 1950 §2.2): method 8 with a window of at most 32 KiB, and a check

@@ -1,4 +1,3 @@
-import CCompression
 @testable import CourierHTTP
 import Foundation
 import Testing
