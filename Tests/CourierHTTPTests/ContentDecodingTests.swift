@@ -108,6 +108,18 @@ import Testing
         #expect(ContentDecoding.isZlibHeader(Self.zlib) && !ContentDecoding.isZlibHeader(Self.rawDeflate))
     }
 
+    /// A library that cannot be loaded is named with the package to install, not a crash.
+    @Test func aMissingLibraryNamesItsPackage() {
+        do throws(LibraryUnavailable) {
+            _ = try LibraryUnavailable.open("libcourier-nothing.so.1", package: "libcourier-nothing1")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.message.hasPrefix("cannot load libcourier-nothing.so.1 ("))
+            #expect(error.message.hasSuffix("); install it, e.g. 'apt-get install libcourier-nothing1'"))
+        }
+        #expect(ContentCoding.gzip.unavailable == nil && ContentCoding.brotli.unavailable == nil)
+    }
+
     /// `gzip -c` of `input` (gzip is in every Debian base system).
     private static func gzipped(_ input: [UInt8]) throws -> [UInt8] {
         let process = Process()
