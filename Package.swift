@@ -16,6 +16,9 @@ let package = Package(
         // libcurl is loaded with dlopen on first use (see Sources/CCurl/include/CCurl.h);
         // building needs its headers (Debian: libcurl4-openssl-dev), running needs libcurl4.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // The ABI types of zlib and libbrotlidec, which CourierHTTP loads with dlopen only when a
+        // step asks for a body's raw bytes (see Sources/CCompression/CCompression.h); no headers needed.
+        .systemLibrary(name: "CCompression"),
         .systemLibrary(
             name: "CYAML",
             pkgConfig: "yaml-0.1",
@@ -27,7 +30,7 @@ let package = Package(
         .target(name: "CourierSync"),
         .target(name: "CourierSecrets", dependencies: ["CourierSync"]),
         .target(name: "CourierJSON"),
-        .target(name: "CourierHTTP", dependencies: ["CCurl", "CourierSecrets", "CourierSync"]),
+        .target(name: "CourierHTTP", dependencies: ["CCurl", "CCompression", "CourierSecrets", "CourierSync"]),
         // The typed Swift client for app code (endpoints, errors, retries, auth, mocks).
         .target(name: "Courier", dependencies: ["CourierHTTP", "CourierSecrets"]),
         .target(name: "CourierWorkflow", dependencies: ["CYAML", "CourierDiagnostics", "CourierJSON", "CourierSecrets"]),

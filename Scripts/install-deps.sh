@@ -5,7 +5,9 @@
 set -euo pipefail
 
 # nginx-light: the HTTP/2 (ALPN) and brotli transport tests, and the HTTP benchmark.
-packages=(libcurl4-openssl-dev libyaml-dev pkg-config openssl python3 ca-certificates curl nginx-light)
+# zlib1g, libbrotli1: loaded at run time to undo gzip/deflate/br for `bytes: { raw: true }`
+# (libcurl4 depends on both; named so that a minimal image does not lose them).
+packages=(libcurl4-openssl-dev libyaml-dev pkg-config openssl python3 ca-certificates curl nginx-light zlib1g libbrotli1)
 if [ "${1:-}" = "--bench" ]; then packages+=(hyperfine time valgrind); fi
 # valgrind: Benchmarks/guard.sh counts instructions with callgrind.
 if [ "${1:-}" = "--guard" ]; then packages+=(valgrind); fi

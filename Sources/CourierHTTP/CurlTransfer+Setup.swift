@@ -36,7 +36,15 @@ extension CurlTransfer {
         try Self.restrictRedirects(h)
         try require(set(h, CURLOPT_TIMEOUT_MS, options.timeoutMilliseconds), "CURLOPT_TIMEOUT_MS")
         try require(set(h, CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeoutMilliseconds), "CURLOPT_CONNECTTIMEOUT_MS")
-        if options.compressed { set(h, CURLOPT_ACCEPT_ENCODING, "" as StaticString) }
+        if options.compressed {
+            if options.keepsEncodedBody, case .memory = request.responseBody {
+                // Courier decodes (HTTPClient.execute): ask only for what it can undo.
+                if let accepted = ContentDecoding.acceptEncoding { set(h, CURLOPT_ACCEPT_ENCODING, accepted) }
+                set(h, CURLOPT_HTTP_CONTENT_DECODING, 0)
+            } else {
+                set(h, CURLOPT_ACCEPT_ENCODING, "" as StaticString)
+            }
+        }
         try Self.requireHTTPVersion(options.httpVersion, set(h, CURLOPT_HTTP_VERSION, Self.curlHTTPVersion(options.httpVersion)))
         if let proxy = options.proxy {
             if let split = URLCredentials.splitting(proxy) {

@@ -85,7 +85,21 @@ public final class HTTPClient: HTTPTransport {
             let explained = Task.detached { () -> HTTPError in error.explainingFiles() }
             throw await explained.value
         }
-        return try result.get()
+        let response = try result.get()
+        if request.options.keepsEncodedBody, request.options.compressed, case .memory = request.responseBody,
+           response.headers["Content-Encoding"] != nil {
+            // Decoding is work the driver thread must not do (see above).
+            let limit = request.options.maxResponseBytes
+            let decoded = Task.detached { () -> Result<HTTPResponse, HTTPError> in
+                do throws(HTTPError) { return .success(try ContentDecoding.decoded(response, limit: limit)) } catch {
+                    var failure = error
+                    failure.sentRequests = response.sentRequests
+                    return .failure(failure)
+                }
+            }
+            return try await decoded.value.get()
+        }
+        return response
     }
 
     /// Cancels transfers still in flight (their callers get ``HTTPError/Kind/clientShutDown``),

@@ -128,6 +128,11 @@ public struct HTTPRequestOptions: Sendable {
     /// own (a cookie jar that received cookies, `user:password@` in the URL or the proxy's
     /// URL), since recording costs a few microseconds per request.
     public var recordSentRequests: Bool = false
+    /// Receive a body kept in memory as the server sent it and undo its gzip, deflate or br
+    /// in Courier, keeping both (``HTTPResponse/encodedBody`` and ``HTTPResponse/body``);
+    /// ``maxResponseBytes`` bounds each. Only with ``compressed``. Default false: libcurl
+    /// decodes, which is faster and keeps one copy.
+    public var keepsEncodedBody: Bool = false
 
     /// The built-in defaults.
     public init() {}

@@ -9,6 +9,10 @@ public struct HTTPResponse: Sendable {
     /// The body, decoded when the server compressed it; empty when the request sent it
     /// to a file or a stream (``HTTPRequest/responseBody``).
     public var body: [UInt8]
+    /// The body as received, before its `Content-Encoding` was undone, when the request
+    /// asked for it (``HTTPRequestOptions/keepsEncodedBody``) and there was a coding to undo;
+    /// nil otherwise, ``body`` then being the bytes as received.
+    public var encodedBody: [UInt8]?
     /// The URL of the last hop.
     public var effectiveURL: String
     public var timings: HTTPTimings
@@ -29,6 +33,7 @@ public struct HTTPResponse: Sendable {
         httpVersion: String = "1.1",
         headers: HTTPHeaders = [:],
         body: [UInt8] = [],
+        encodedBody: [UInt8]? = nil,
         effectiveURL: String = "",
         timings: HTTPTimings = HTTPTimings(),
         redirects: [HTTPRedirectHop] = [],
@@ -39,6 +44,7 @@ public struct HTTPResponse: Sendable {
         self.httpVersion = httpVersion
         self.headers = headers
         self.body = body
+        self.encodedBody = encodedBody
         self.effectiveURL = effectiveURL
         self.timings = timings
         self.redirects = redirects

@@ -24,6 +24,9 @@ import Testing
         "cookies: { s: { starts_with: \"{{ nope }}\" } }",
         "json: { $.a: { any: [1, { eq: \"{{ nope }}\" }] } }",
         "headers: { A: { all: [x, \"{{ nope }}\"] } }",
+        "bytes: { sha256: \"{{ nope }}\" }",
+        "bytes: { raw: true, length: { gt: \"{{ nope }}\" } }",
+        "bytes: { equals_file: \"{{ nope }}.bin\" }",
     ]
 
     @Test(arguments: checks)

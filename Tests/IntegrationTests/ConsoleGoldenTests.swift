@@ -99,6 +99,28 @@ struct ConsoleGoldenTests {
         return (result, server, key)
     }
 
+    @Test("failed bytes checks: a digest's expected and actual hex with their diff, equals_file's first difference (golden)")
+    func bytes() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try Data([0, 1, 2, 9]).write(to: workspace.url.appendingPathComponent("four.bin"))
+        try workspace.write("bytes.yaml", """
+            name: bytes
+            continue_on_failure: true
+            steps:
+              - name: digest
+                request: { url: "{{ base_url }}/bytes?n=4" }
+                expect:
+                  bytes: { length: 4, sha256: 0000000000000000000000000000000000000000000000000000000000000000 }
+              - name: file
+                request: { url: "{{ base_url }}/bytes?n=4" }
+                expect: { bytes: { equals_file: four.bin, md5: 37b59afd592725f9305e484a5d7f5168 } }
+            """)
+        let result = try await Courier.run(files: ["bytes.yaml"], workspace: workspace, server: server)
+        #expect(result.status == 1, result.context)
+        try check("bytes", Self.normalised(result.stdout, server: server), result.context)
+    }
+
     @Test("a retried step: RETRY lines as they happen, the attempts on the step line, every attempt counted as a request (golden)")
     func retried() async throws {
         let (result, server, key) = try await runFlakyStep(key: "console-\(UUID().uuidString.prefix(8))")

@@ -82,6 +82,9 @@ struct CaptureEvaluator {
         case .duration:
             found = .number(JSONNumber(response.durationMilliseconds))
             nothingBecause = ""
+        case .bytes(let view, let which):
+            found = response.bytesValue(view, which)
+            nothingBecause = ""
         }
         if let found { return .success(Captured(value: found, isFromResponse: true)) }
         if let fallback = capture.defaultValue {

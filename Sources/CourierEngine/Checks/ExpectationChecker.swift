@@ -48,6 +48,9 @@ struct ExpectationChecker {
             case .statusCodes(let codes):
                 results += checkCodes(codes, item, actual: response.status)
                 continue
+            case .equalsFile(let file):
+                results.append(compare(file, item, response: response))
+                continue
             }
             if failures.isEmpty {
                 results.append(.passed(location: item.range, subject: subject, expected: expected, actual: actual.map { .value($0) } ?? .nothing))
@@ -79,6 +82,11 @@ struct ExpectationChecker {
             return ("body", .string(response.text), false)
         case .durationMilliseconds:
             return ("duration (ms)", .number(JSONNumber(response.durationMilliseconds)), false)
+        case .bytes(.content, let which):
+            // Read by `compare`, from the bytes themselves.
+            return (Self.bytesSubject(which), nil, false)
+        case .bytes(let view, let which):
+            return (Self.bytesSubject(which) + " " + view.key, response.bytesValue(view, which), false)
         case .json(let query):
             let subject = "json \(query.text)"
             switch response.json() {

@@ -1,5 +1,7 @@
 import CourierHTTP
 import CourierJSON
+import CourierWorkflow
+import Foundation
 
 /// A response as expectations and captures read it; the body is decoded as text
 /// and parsed as JSON at most once each, and only when something asks.
@@ -8,6 +10,13 @@ final class ResponseView {
     let durationMilliseconds: Int
     private var parsedJSON: Result<JSONValue, JSONParseError>?
     private var decodedText: String?
+    /// `bytes:` views made so far: a digest checked and captured is computed once.
+    private var bytesViews: [BytesKey: JSONValue] = [:]
+
+    private struct BytesKey: Hashable {
+        let view: BytesView
+        let bytes: BodyBytes
+    }
 
     init(_ response: HTTPResponse) {
         self.response = response
@@ -46,6 +55,33 @@ final class ResponseView {
         }
         parsedJSON = result
         return result
+    }
+
+    /// The body's bytes: after Content-Encoding is undone, or as received (the same bytes
+    /// when nothing was undone).
+    func bytes(_ which: BodyBytes) -> [UInt8] {
+        switch which {
+        case .decoded: response.body
+        case .raw: response.encodedBody ?? response.body
+        }
+    }
+
+    /// A view of the body's bytes (`bytes: { sha256: … }`), made once per view.
+    func bytesValue(_ view: BytesView, _ which: BodyBytes) -> JSONValue {
+        let key = BytesKey(view: view, bytes: which)
+        if let known = bytesViews[key] { return known }
+        let bytes = bytes(which)
+        let value: JSONValue = switch view {
+        case .length: .number(JSONNumber(bytes.count))
+        case .sha256: .string(SHA256.hexDigest(bytes))
+        case .md5: .string(MD5.hexDigest(bytes))
+        case .hex: .string(HexText.encode(bytes))
+        case .base64: .string(Data(bytes).base64EncodedString())
+        // Compared whole, never as a value (see `ExpectationChecker.compare`): its size stands in.
+        case .content: .number(JSONNumber(bytes.count))
+        }
+        bytesViews[key] = value
+        return value
     }
 
     /// A header's value; a header sent several times gives the list of its values.

@@ -179,6 +179,9 @@ final class AttemptRunner {
             // seventh of a small request's time (libcurl turns it on by itself where it may
             // add credentials, see CurlTransfer).
             httpRequest.options.recordSentRequests = plan.requests.recordSentRequests
+            // Only a step that reads raw bytes pays for decoding in Courier (and two copies).
+            // (`abort_if` may come from `defaults.retry`, not the step.)
+            if step.readsRawBytes || abortIf?.readsRawBytes == true { httpRequest.options.keepsEncodedBody = true }
             harvester.built(httpRequest, applied: applied)
         } catch {
             return AttemptOutcome(error: StepError(.template, message: error.message, location: error.range))

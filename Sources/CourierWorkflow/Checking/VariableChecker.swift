@@ -245,7 +245,7 @@ private struct Walker {
             for capture in step.capture {
                 switch capture.source {
                 case .json(let query), .regex(_, from: .json(let query)): visit(query)
-                case .header, .cookie, .regex, .status, .body, .duration: break
+                case .header, .cookie, .regex, .status, .body, .duration, .bytes: break
                 }
                 if let value = capture.defaultValue { visit(value) }
                 // Later captures of the same step may use earlier ones.
@@ -353,13 +353,14 @@ private struct Walker {
             switch item.target {
             case .header(let name), .cookie(let name), .cookieAttribute(let name, _): visit(name)
             case .json(let query): visit(query)
-            case .status, .body, .document, .durationMilliseconds: break
+            case .status, .body, .document, .durationMilliseconds, .bytes: break
             }
             switch item.check {
             case .matcher(let m): visit(m)
             case .statusCodes(let patterns):
                 for case .template(let t) in patterns { visit(t) }
             case .schema(let s): visit(s)
+            case .equalsFile(let file): visit(file.path)
             }
         }
     }

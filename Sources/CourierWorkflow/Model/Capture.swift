@@ -36,6 +36,9 @@ package enum CaptureSource: Sendable {
     case body
     /// The response time in milliseconds.
     case duration
+    /// The body's length, a digest, hex or base64 (`bytes: sha256`), decoded or as
+    /// received (`raw: true`); never ``BytesView/content``.
+    case bytes(BytesView, BodyBytes)
 }
 
 /// Where a `regex` capture looks: the body, one header (`from: header Location`), or one

@@ -11,6 +11,11 @@ package struct Expectations: Sendable {
         self.items = items
         self.range = range
     }
+
+    /// Whether one of them reads the body as received (`bytes: { raw: true }`).
+    package var readsRawBytes: Bool {
+        items.contains { if case .bytes(_, .raw) = $0.target { true } else { false } }
+    }
 }
 
 /// One expectation: what of the response it reads and how that is checked.
@@ -50,6 +55,9 @@ package enum ResponseTarget: Sendable {
     case document
     /// The response time in milliseconds.
     case durationMilliseconds
+    /// A view of the body's bytes (its length, a digest, hex, base64 or the bytes whole),
+    /// decoded or as received.
+    case bytes(BytesView, BodyBytes)
 }
 
 /// How an expectation checks what it read.
@@ -58,6 +66,9 @@ package enum ExpectationCheck: Sendable {
     /// Any of these codes or classes (`200`, `[200, 201]`, `"2xx"`, `"{{ code }}"`).
     case statusCodes([StatusPattern])
     case schema(SchemaSource)
+    /// The bytes equal a file's (`bytes: { equals_file: path }`); the target is
+    /// ``ResponseTarget/bytes(_:_:)`` with ``BytesView/content``.
+    case equalsFile(BytesFile)
 }
 
 package enum StatusPattern: Sendable {

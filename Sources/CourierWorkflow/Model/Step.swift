@@ -18,6 +18,7 @@ package struct Step: Sendable {
         let delay: Duration?
         let continueOnFailure: Bool?
         let range: SourceRange
+        let readsRawBytes: Bool
 
         var retry: StepRetry? { setRetry?.value }
 
@@ -33,6 +34,12 @@ package struct Step: Sendable {
             self.delay = delay
             self.continueOnFailure = continueOnFailure
             self.range = range
+            self.readsRawBytes = Self.asksForRawBytes(expect, capture, retry?.abortIf)
+        }
+
+        private static func asksForRawBytes(_ expect: Expectations, _ capture: [Capture], _ abortIf: Expectations?) -> Bool {
+            expect.readsRawBytes || abortIf?.readsRawBytes == true
+                || capture.contains { if case .bytes(_, .raw) = $0.source { true } else { false } }
         }
     }
 
@@ -64,6 +71,10 @@ package struct Step: Sendable {
     package var continueOnFailure: Bool? { storage.continueOnFailure }
 
     package var range: SourceRange { storage.range }
+
+    /// Whether a check or capture reads the body as received (`raw: true`): the request then
+    /// keeps the encoded body and Courier undoes its Content-Encoding. Found once, at decode.
+    package var readsRawBytes: Bool { storage.readsRawBytes }
 
     package init(name: Template?, id: Located<String>?, action: StepAction, expect: Expectations, capture: [Capture],
                  retry: StepRetry?, condition: Expression?, forEach: ForEach?, delay: Duration?,

@@ -119,14 +119,20 @@ final class ServerProcess: Sendable {
     static let brotliBase64 = "G0YASIzTFfcjnKxihCSzUG5L9bnQ1BbFMmcQlgYGEYtFBzbggD3AYZhoAJkOQmM4JRU/tgeFJYQA5ctel13FtnkyIIpF9UI1bXw="
     static let brotliText = #"{"encoding": "br", "message": "decoded by libcurl", "items": [1, 2, 3]}"#
 
+    /// 64 MiB of zeros in 106 bytes of brotli (libbrotlienc, quality 11): a decompression bomb.
+    static let brotliBombBase64 = "y///P/gnAOKxQCD3/o///3/wTwDEYRGA7v0f////4J8AiMMCAN37P/7//8E/ARCHBQC693/8//+DfwIgDgsAdO//+P//B/8EQBwWAOje//H//w/+CYA4LADQvf/L//8//BMAcVgAoHv/Bw=="
+
     /// nginx on HTTPS with `http2` (ALPN): `/health` answers `{"protocol": "$server_protocol"}`,
-    /// `/brotli.json` is a static file sent with `Content-Encoding: br`.
+    /// `/brotli.json` is a static file sent with `Content-Encoding: br`, `/bomb.json` too
+    /// (``brotliBombBase64``), and `/corrupt.json` is text sent as `Content-Encoding: gzip`.
     static func startNginx(certificate: String, key: String) async throws -> ServerProcess {
         guard let nginx = TransportFixtures.nginxPath else { throw HarnessError("nginx is not installed (apt-get install nginx-light)") }
         let directory = try makeDirectory("nginx")
         let html = directory.appendingPathComponent("html")
         try FileManager.default.createDirectory(at: html, withIntermediateDirectories: true)
         try Data(base64Encoded: brotliBase64)!.write(to: html.appendingPathComponent("brotli.json"))
+        try Data(base64Encoded: brotliBombBase64)!.write(to: html.appendingPathComponent("bomb.json"))
+        try Data("not gzip at all".utf8).write(to: html.appendingPathComponent("corrupt.json"))
         for attempt in 1...5 {
             let port = try RawHTTP.portFreeAMomentAgo()
             let prefix = directory.path
@@ -156,6 +162,14 @@ final class ServerProcess: Sendable {
                         location = /brotli.json {
                             default_type application/json;
                             add_header Content-Encoding br;
+                        }
+                        location = /bomb.json {
+                            default_type application/json;
+                            add_header Content-Encoding br;
+                        }
+                        location = /corrupt.json {
+                            default_type application/json;
+                            add_header Content-Encoding gzip;
                         }
                     }
                 }

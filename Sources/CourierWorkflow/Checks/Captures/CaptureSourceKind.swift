@@ -22,7 +22,7 @@ package final class CaptureSourceKind: Sendable {
 
 extension CaptureSourceKind {
     /// Every source, in the order "needs a source: one of …" lists them.
-    package static let all: [CaptureSourceKind] = [json, header, cookie, regex, status, body, duration]
+    package static let all: [CaptureSourceKind] = [json, header, cookie, regex, status, body, bytes, duration]
 
     package static let keys: [String] = all.map(\.shape.key)
 
@@ -71,6 +71,27 @@ extension CaptureSourceKind {
         let subject = entry["from"].map(decoder.regexSubject) ?? .body
         return subject.map { .regex(Located(compiled, range: pattern.range), from: $0) }
     }
+
+    static let bytes = CaptureSourceKind(
+        CheckShape(key: "bytes", operand: .choice(capturedViews.map(\.key)),
+                   description: "A view of the body's bytes: its length, SHA-256 or MD5 digest (hex), hex or base64; "
+                       + "with `raw: true`, of the bytes as received, before Content-Encoding is undone.",
+                   example: "bytes: sha256"),
+        modifiers: ["raw"]
+    ) { decoder, value, entry in
+        guard let word = decoder.string(value, for: "bytes") else { return nil }
+        guard let view = capturedViews.first(where: { $0.key == word.value }) else {
+            let keys = capturedViews.map(\.key)
+            let hint = suggestion(for: word.value, among: keys).map { "did you mean '\($0)'?" }
+                ?? "valid views are " + keys.map { "'\($0)'" }.joined(separator: ", ")
+            decoder.error("unknown bytes view '\(word.value)' for a capture; \(hint)", at: value.range)
+            return nil
+        }
+        return .bytes(view, decoder.bodyBytes(entry["raw"]))
+    }
+
+    /// What a `bytes` capture can read: a value, not the bytes whole.
+    private static let capturedViews = BytesView.allCases.filter { $0 != .content }
 
     static let status = flag("status", .status, "The status code.")
     static let body = flag("body", .body, "The body as text.")

@@ -27,7 +27,7 @@ package final class ExpectationKind: Sendable {
 extension ExpectationKind {
     /// Every kind, in the order a step's expectations are checked and reported (the status
     /// first: the others' results are appended to its list).
-    package static let all: [ExpectationKind] = [status, headers, json, body, schema, duration, cookies]
+    package static let all: [ExpectationKind] = [status, headers, json, body, bytes, schema, duration, cookies]
 
     /// The keys of `expect:`, for the decoder's did-you-mean.
     package static let keys: [String] = all.map(\.shape.key)
@@ -64,6 +64,29 @@ extension ExpectationKind {
     ) { decoder, kind, value, _ in
         decoder.matcher(value, .init(allowsObjectEquality: false)).map { [kind.expecting(.body, $0)] } ?? []
     }
+
+    static let bytes = ExpectationKind(
+        CheckShape(key: "bytes", operand: .fields(bytesFields),
+                   description: "The body's bytes after Content-Encoding is undone, or as received with `raw: true`: "
+                       + "their length, SHA-256, MD5, hex or base64 (each a value or predicates), or a file they equal.",
+                   example: "bytes: { length: { gt: 0 }, sha256: 2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae }")
+    ) { decoder, kind, value, _ in
+        decoder.bytesExpectations(value, kind)
+    }
+
+    /// The keys of `expect.bytes`, in ``BytesView`` order.
+    private static let bytesFields: [FieldShape] = [
+        FieldShape(key: "length", operand: .matcher(.values), isRequired: false,
+                   description: "The number of bytes (UTF-8 bytes for UTF-8 text; `body: { length: }` counts characters)."),
+        FieldShape(key: "sha256", operand: .matcher(.values), isRequired: false, description: "The SHA-256 digest in hex."),
+        FieldShape(key: "md5", operand: .matcher(.values), isRequired: false, description: "The MD5 digest in hex."),
+        FieldShape(key: "hex", operand: .matcher(.values), isRequired: false, description: "The whole body in lower-case hex."),
+        FieldShape(key: "base64", operand: .matcher(.values), isRequired: false, description: "The whole body in base64."),
+        FieldShape(key: "equals_file", operand: .value, isRequired: false,
+                   description: "A file, relative to the workflow, whose bytes the body equals."),
+        FieldShape(key: "raw", operand: .flag, isRequired: false,
+                   description: "Check the bytes as received, before gzip, deflate or br is undone."),
+    ]
 
     static let schema = ExpectationKind(
         CheckShape(key: "schema", operand: .schema,
