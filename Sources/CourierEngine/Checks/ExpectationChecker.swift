@@ -76,6 +76,8 @@ struct ExpectationChecker {
             return ("body", .string(response.text), false)
         case .durationMilliseconds:
             return ("duration (ms)", .number(JSONNumber(response.durationMilliseconds)), false)
+        case .httpVersion:
+            return ("http_version", .string(response.response.httpVersion), false)
         case .json(let query):
             let subject = "json \(query.text)"
             switch response.json() {

@@ -346,7 +346,7 @@ private struct Walker {
             switch item.target {
             case .header(let name), .cookie(let name): visit(name)
             case .json(let query): visit(query)
-            case .status, .body, .document, .durationMilliseconds: break
+            case .status, .body, .document, .durationMilliseconds, .httpVersion: break
             }
             switch item.check {
             case .matcher(let m): visit(m)

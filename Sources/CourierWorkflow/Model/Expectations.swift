@@ -48,6 +48,8 @@ package enum ResponseTarget: Sendable {
     case document
     /// The response time in milliseconds.
     case durationMilliseconds
+    /// The response's HTTP version as text: `1.0`, `1.1`, `2` or `3`.
+    case httpVersion
 }
 
 /// How an expectation checks what it read.
