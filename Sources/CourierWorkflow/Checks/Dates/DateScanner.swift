@@ -19,9 +19,9 @@ struct DateScanner {
     static func isLetter(_ byte: UInt8) -> Bool { (65...90).contains(byte) || (97...122).contains(byte) }
     static func isSpace(_ byte: UInt8) -> Bool { byte == 32 || (9...13).contains(byte) }
 
-    /// Consumes `byte` when it comes next.
-    mutating func take(_ byte: Character) -> Bool {
-        guard let ascii = byte.asciiValue, next == ascii else { return false }
+    /// Consumes `character` (ASCII) when it comes next.
+    mutating func take(_ character: Character) -> Bool {
+        guard let ascii = character.asciiValue, next == ascii else { return false }
         index += 1
         return true
     }
