@@ -237,6 +237,7 @@ extension CurlTransfer {
     static func curlHTTPVersion(_ version: HTTPRequestOptions.HTTPVersion) -> Int {
         switch version {
         case .automatic: Int(CURL_HTTP_VERSION_2TLS)
+        case .http1_0: Int(CURL_HTTP_VERSION_1_0)
         case .http1_1: Int(CURL_HTTP_VERSION_1_1)
         case .http2: Int(CURL_HTTP_VERSION_2_0)
         }

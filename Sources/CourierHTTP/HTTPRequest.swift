@@ -88,6 +88,8 @@ public struct HTTPRequestOptions: Sendable {
     public enum HTTPVersion: Sendable, Equatable {
         /// HTTP/2 over TLS when the server offers it via ALPN, else HTTP/1.1.
         case automatic
+        /// HTTP/1.0: one request per connection, no chunked bodies (for old servers and proxies).
+        case http1_0
         /// HTTP/1.1 only.
         case http1_1
         /// HTTP/2; libcurl falls back to HTTP/1.1 when the server cannot negotiate it.

@@ -160,7 +160,7 @@ import Testing
     @Test func filtersEvaluateOverJSONValues() throws {
         let range = SourceRange(at: SourceLocation(file: "t.yaml", line: 1, column: 1))
         func apply(_ name: String, _ input: JSONValue) throws -> JSONValue {
-            try #require(Filters.named(name)).apply(to: input, arguments: [], at: range, redactingValues: false)
+            try #require(Filters.named(name)).apply(to: input, arguments: [], at: range, redactingValues: false, context: PinnedContext())
         }
         #expect(try apply("url_encode", "a b/é") == "a%20b%2F%C3%A9")
         #expect(try apply("length", [1, 2]) == 2)

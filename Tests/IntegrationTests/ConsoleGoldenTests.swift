@@ -83,6 +83,37 @@ struct ConsoleGoldenTests {
         try check("failing", Self.normalised(result.stdout, server: server), result.context)
     }
 
+    @Test("failed date and HTTP version checks: before/after show both dates as instants, http_version both versions (golden, and the HTML report)")
+    func datesAndVersions() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("dates.yaml", """
+            name: dates
+            continue_on_failure: true
+            steps:
+              - name: stale
+                request:
+                  url: "{{ base_url }}/headers"
+                  query: { Last-Modified: "Sunday, 06-Nov-94 08:49:37 GMT", X-Expires: "2037-01-01T05:30:00+05:30" }
+                expect:
+                  headers:
+                    Last-Modified: { after: '2000-01-01' }
+                    X-Expires: { before: "{{ 'Thu, 01 Jan 2037 00:00:00 GMT' | to_date }}" }
+              - name: version
+                request: { url: "{{ base_url }}/health" }
+                expect: { http_version: "2" }
+            """)
+        let result = try await Courier.run(files: ["dates.yaml"], workspace: workspace, server: server,
+                                           extra: ["--html", "report.html"])
+        #expect(result.status == 1, result.context)
+        let html = try String(contentsOf: workspace.url.appendingPathComponent("report.html"), encoding: .utf8)
+        for shown in ["after &quot;2000-01-01&quot;", "Sunday, 06-Nov-94 08:49:37 GMT", "(1994-11-06T08:49:37.000000Z)",
+                      "http_version: expected &quot;2&quot;, got &quot;1.1&quot;"] {
+            #expect(html.contains(shown), "the HTML report does not show \(shown)")
+        }
+        try check("dates-versions", Self.normalised(result.stdout, server: server), result.context)
+    }
+
     /// A step that fails twice (its server counts by `key`) and passes on the third attempt.
     private func runFlakyStep(key: String, extra: [String] = []) async throws -> (ProcessResult, TestServer, String) {
         let server = try TestServer.shared()

@@ -120,6 +120,12 @@ class Handler(BaseHTTPRequestHandler):
         self.raw(b"HTTP/1.1 200 OK\r\nContent-Type: " + kind + b"\r\nX-Evil: a\x1b[2Jb\r\n"
                  b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body))
 
+    def s_http10(self):
+        """An HTTP/1.0 server (not broken, just old): `HTTP/1.0 200 OK` with the request line
+        it got as JSON, so a test sees the version both ways."""
+        body = json.dumps({"request_line": self.requestline}).encode()
+        self.raw(b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+
     def s_reset_headers(self):
         """Part of a header block, then a reset."""
         self.raw(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Half")

@@ -87,6 +87,8 @@ struct ExpectationChecker {
             return (Self.bytesSubject(which), nil, false)
         case .bytes(let view, let which):
             return (Self.bytesSubject(which) + " " + view.key, response.bytesValue(view, which), false)
+        case .httpVersion:
+            return ("http_version", .string(response.response.httpVersion), false)
         case .json(let query):
             let subject = "json \(query.text)"
             switch response.json() {

@@ -145,6 +145,7 @@ struct CurlCommand {
         line.option("--connect-timeout", Self.seconds(options.connectTimeoutMilliseconds))
         switch options.httpVersion {
         case .automatic: break
+        case .http1_0: line.flag("--http1.0")
         case .http1_1: line.flag("--http1.1")
         case .http2: line.flag("--http2")
         }

@@ -229,6 +229,7 @@ struct RequestBuilder {
         if let max = options.maxRedirects { result.maxRedirects = max }
         switch options.httpVersion {
         case nil: result.httpVersion = .automatic
+        case .http1_0?: result.httpVersion = .http1_0
         case .http1_1?: result.httpVersion = .http1_1
         case .http2?: result.httpVersion = .http2
         }

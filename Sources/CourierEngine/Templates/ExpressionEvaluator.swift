@@ -49,7 +49,8 @@ struct ExpressionEvaluator {
             guard let filter = Filters.named(name) else {
                 throw EvaluationError(.invalid, "unknown filter '\(name)'", at: expression.range)
             }
-            return try filter.apply(to: input, arguments: values, at: expression.range, redactingValues: redactingValues)
+            return try filter.apply(to: input, arguments: values, at: expression.range, redactingValues: redactingValues,
+                                    context: functions)
         case .binary(let op, let lhs, let rhs):
             return try binary(op, lhs, rhs, at: expression.range)
         case .not(let operand):

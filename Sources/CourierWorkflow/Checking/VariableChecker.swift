@@ -353,7 +353,7 @@ private struct Walker {
             switch item.target {
             case .header(let name), .cookie(let name), .cookieAttribute(let name, _): visit(name)
             case .json(let query): visit(query)
-            case .status, .body, .document, .durationMilliseconds, .bytes: break
+            case .status, .body, .document, .durationMilliseconds, .bytes, .httpVersion: break
             }
             switch item.check {
             case .matcher(let m): visit(m)

@@ -50,6 +50,9 @@ package enum OperandShape: Sendable {
     case number(minimum: Double?)
     /// A mapping with these keys, each of its own shape.
     case fields([FieldShape])
+    /// A date as `to_date` reads it without a format (ISO 8601, an HTTP date, or a number of
+    /// seconds since 1970), or a template that gives one (`before`, `after`).
+    case date
     /// A mapping of names the user chooses (headers, cookies) to operands of one shape.
     indirect case named(OperandShape)
     /// A mapping of JSONPath queries (`$.id`) to operands of one shape.
@@ -113,6 +116,15 @@ extension OperandShape {
                 if let problem = field.operand.problem(with: item, for: field.key) { return problem }
             }
             return nil
+        case .date:
+            do throws(DateProblem) {
+                guard try DateText.instant(of: value) != nil else {
+                    return "expected a date for '\(key)' (a string or a number of seconds), found \(value.kindDescription)"
+                }
+                return nil
+            } catch {
+                return "expected a date for '\(key)', found \(value.shortText): \(error.reason)"
+            }
         case .comparable, .value, .list, .flag, .choice, .regex, .matcher, .matchers, .schema, .named, .paths, .status:
             return nil
         }
@@ -121,7 +133,7 @@ extension OperandShape {
     /// Whether ``problem(with:for:)`` checks values of this shape.
     package var checksResolvedValues: Bool {
         switch self {
-        case .number, .fields: true
+        case .number, .fields, .date: true
         case .comparable, .value, .list, .flag, .choice, .regex, .matcher, .matchers, .schema, .named, .paths, .status: false
         }
     }

@@ -13,6 +13,24 @@ extension WorkflowDecoder {
         return e
     }
 
+    /// The versions a response can have, as `expect.http_version` compares them.
+    static let httpVersions = ["1.0", "1.1", "2", "3"]
+
+    /// `expect.http_version`: a literal value must be a version a response can have (`2.0`
+    /// is read as `2`, as the request option reads it); a typo would otherwise fail every run.
+    func knownHTTPVersion(_ matcher: Matcher) -> Matcher? {
+        guard case .equals(let value) = matcher, let literal = value.literalJSON else { return matcher }
+        let text = literal.interpolationText
+        if Self.httpVersions.contains(text) { return matcher }
+        if text == "2.0" || text == "3.0" {
+            return .equals(TemplateValue(.number(String(text.prefix(1)), isInteger: true), range: value.range))
+        }
+        let hint = suggestion(for: text, among: Self.httpVersions).map { "; did you mean '\($0)'?" }
+            ?? "; expected one of " + Self.httpVersions.map { "'\($0)'" }.joined(separator: ", ")
+        error("invalid value '\(text)' for 'http_version'\(hint)", at: value.range)
+        return nil
+    }
+
     /// A mapping of user-chosen names (headers, cookies) to matchers; the names may hold templates.
     func namedMatchers(_ node: YAMLNode, for context: String, _ make: (Template, Matcher) -> Expectation) -> [Expectation] {
         guard let entries = namedEntries(node, for: context) else { return [] }

@@ -69,7 +69,7 @@ extension WorkflowDecoder {
             return matcherList(node, for: key, nested.context(around: context)).map(PredicateOperand.matchers)
         case .schema:
             return schemaSource(node).map(PredicateOperand.schema)
-        case .number, .fields:
+        case .number, .fields, .date:
             return shapedValue(node, shape.operand, for: key) ? .literal(templateValue(node)) : nil
         case .named, .paths, .status:
             // Shapes of `expect:` keys, never of a predicate (each predicate's example is decoded by a test).

@@ -212,7 +212,7 @@ extension WorkflowDecoder {
         o.connectTimeout = f["connect_timeout"].flatMap { duration($0, for: "connect_timeout") }
         o.followRedirects = f["follow_redirects"].flatMap { bool($0, for: "follow_redirects") }
         o.maxRedirects = f["max_redirects"].flatMap { int($0, for: "max_redirects", minimum: 0) }
-        o.httpVersion = f["http_version"].flatMap { choice($0, for: "http_version", [("1.1", RequestHTTPVersion.http1_1), ("2", .http2), ("2.0", .http2)]) }
+        o.httpVersion = f["http_version"].flatMap { choice($0, for: "http_version", [("1.0", RequestHTTPVersion.http1_0), ("1.1", .http1_1), ("2", .http2), ("2.0", .http2)]) }
         o.compressed = f["compressed"].flatMap { bool($0, for: "compressed") }
         o.cookies = f["cookies"].flatMap { bool($0, for: "cookies") }
         o.proxy = f["proxy"].flatMap { template($0, for: "proxy") }

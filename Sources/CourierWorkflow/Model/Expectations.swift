@@ -58,6 +58,8 @@ package enum ResponseTarget: Sendable {
     /// A view of the body's bytes (its length, a digest, hex, base64 or the bytes whole),
     /// decoded or as received.
     case bytes(BytesView, BodyBytes)
+    /// The response's HTTP version as text: `1.0`, `1.1`, `2` or `3`.
+    case httpVersion
 }
 
 /// How an expectation checks what it read.

@@ -161,6 +161,7 @@ package struct RequestOptions: Sendable {
 /// `HTTPRequestOptions.HTTPVersion`, `TLSOptions` and `MultipartPart` are the rendered ones,
 /// built by the engine's `RequestBuilder`.
 package enum RequestHTTPVersion: String, Sendable, Hashable {
+    case http1_0 = "1.0"
     case http1_1 = "1.1"
     case http2 = "2"
 }

@@ -23,7 +23,7 @@ struct CookieAttributesTests {
                       value: { starts_with: s- }
                       path: /app
                       domain: 127.0.0.1
-                      expires: { contains: "2037" }
+                      expires: { all: [{ contains: "2037" }, { after: "2037-10-21T07:27:59Z" }, { before: "2037-10-21T07:28:01Z" }] }
                       max_age: { all: [{ type: integer }, { gte: 3600 }] }
                       secure: true
                       http_only: true

@@ -27,7 +27,7 @@ package final class ExpectationKind: Sendable {
 extension ExpectationKind {
     /// Every kind, in the order a step's expectations are checked and reported (the status
     /// first: the others' results are appended to its list).
-    package static let all: [ExpectationKind] = [status, headers, json, body, bytes, schema, duration, cookies]
+    package static let all: [ExpectationKind] = [status, headers, json, body, bytes, schema, duration, cookies, httpVersion]
 
     /// The keys of `expect:`, for the decoder's did-you-mean.
     package static let keys: [String] = all.map(\.shape.key)
@@ -114,6 +114,15 @@ extension ExpectationKind {
         decoder.cookieExpectations(value) { name, attribute, matcher in
             kind.expecting(attribute == .value ? .cookie(name) : .cookieAttribute(name, attribute), matcher)
         }
+    }
+
+    static let httpVersion = ExpectationKind(
+        CheckShape(key: "http_version", operand: .matcher(.values),
+                   description: "The HTTP version of the response, compared as text: 1.0, 1.1, 2 (or 2.0) or 3, or predicates.",
+                   example: "http_version: \"2\""),
+        comparesAsText: true
+    ) { decoder, kind, value, _ in
+        decoder.matcher(value, .init(allowsObjectEquality: false)).flatMap(decoder.knownHTTPVersion).map { [kind.expecting(.httpVersion, $0)] } ?? []
     }
 
     /// An expectation of this kind checked by a matcher, its passed record at the matcher.

@@ -14,10 +14,10 @@ package final class FilterDefinition: Sendable {
         self.evaluation = evaluation
     }
 
-    /// The filter applied to `input`.
+    /// The filter applied to `input`; `context` has the clock (`days_before_now`).
     package func apply(to input: JSONValue, arguments: [JSONValue], at range: SourceRange,
-                       redactingValues: Bool) throws(EvaluationError) -> JSONValue {
-        let call = FilterCall(name: shape.name, range: range, redactingValues: redactingValues)
+                       redactingValues: Bool, context: any FunctionContext) throws(EvaluationError) -> JSONValue {
+        let call = FilterCall(name: shape.name, range: range, redactingValues: redactingValues, context: context)
         guard let evaluation else {
             throw EvaluationError(.invalid, "filter '\(shape.name)' is applied by the template evaluator", at: range)
         }
@@ -26,12 +26,14 @@ package final class FilterDefinition: Sendable {
 }
 
 /// Where a filter is applied, for its messages.
-package struct FilterCall: Sendable {
+package struct FilterCall {
     package let name: String
     package let range: SourceRange
     /// Say "the value" instead of quoting the input: it may be a secret being computed, which
     /// no output may show.
     package let redactingValues: Bool
+    /// The engine's clock, for the filters that compare with now.
+    let context: any FunctionContext
 
     /// `'abc'` in a message, or `the value` when values must not be shown.
     func quoted(_ text: some StringProtocol) -> String { redactingValues ? "the value" : "'\(text)'" }

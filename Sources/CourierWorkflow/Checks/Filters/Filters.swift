@@ -7,6 +7,7 @@ package enum Filters {
     /// As the docs and `courier schema` list them (`known filters: …` sorts the names).
     package static let all: [FilterDefinition] = [
         `default`, upper, lower, trim, length, first, last, base64Encode, base64Decode, urlEncode, json, sha256, int, float, string,
+        toDate, formatDate, unix, daysBeforeNow, daysAfterNow,
     ]
 
     private static let byName: [String: FilterDefinition] = Dictionary(uniqueKeysWithValues: all.map { ($0.shape.name, $0) })

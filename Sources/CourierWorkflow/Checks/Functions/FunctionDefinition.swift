@@ -2,8 +2,8 @@ import CourierDiagnostics
 import CourierJSON
 import Foundation
 
-/// What only the engine has that template functions read: the clock and the random source
-/// (injectable, so tests can pin `now()` and draws).
+/// What only the engine has that template functions and filters read: the clock and the random
+/// source (injectable, so tests can pin `now()`, `days_before_now` and draws).
 package protocol FunctionContext {
     func now() -> Date
     /// A uniformly random integer in `range`.

@@ -1,9 +1,9 @@
 import CourierJSON
 
-/// Equality and order: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `close_to`.
+/// Equality and order: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `close_to`, `before`, `after`.
 extension PredicateDefinition {
     /// In the order suggestions and `courier schema` list them.
-    static let comparison: [PredicateDefinition] = [eq, ne, gt, gte, lt, lte, closeTo]
+    static let comparison: [PredicateDefinition] = [eq, ne, gt, gte, lt, lte, closeTo, before, after]
 
     static let eq = PredicateDefinition(
         CheckShape(key: "eq", operand: .comparable,
@@ -49,6 +49,35 @@ extension PredicateDefinition {
                           expected: .value(.number(value), after: "within \(within.text) of"))
         }
         return .holds
+    }
+
+    static let before = chronological("before", "A date earlier than the operand's, as instants (offsets and HTTP dates included).",
+                                      example: "before: '2030-01-01T00:00:00Z'") { $0 < $1 }
+    static let after = chronological("after", "A date later than the operand's, as instants; the operand may be a template.",
+                                     example: "after: \"{{ '2020-01-01' | to_date }}\"") { $0 > $1 }
+
+    /// `before` and `after`: both sides are dates as `to_date` reads them without a format,
+    /// compared as instants, so `2026-01-01T01:00:00+02:00` is before `2026-01-01T00:00:00Z`.
+    private static func chronological(_ key: String, _ description: String, example: String,
+                                      holds: @escaping @Sendable (DateInstant, DateInstant) -> Bool) -> PredicateDefinition {
+        PredicateDefinition(CheckShape(key: key, operand: .date, description: description, example: example),
+                            checksOneValue: { _ in true }) { operand, input in
+            // The operand has been checked against the shape, at load or once rendered.
+            guard case .value(let written) = operand, let actual = input.value,
+                  let bound = (try? DateText.instant(of: written)) ?? nil else { return .holds }
+            let expected = Verdict.Expected.value(written, after: key)
+            let found: DateInstant?
+            do throws(DateProblem) { found = try DateText.instant(of: actual) } catch {
+                return .fails("'\(key)' needs a date, and \(actual.shortText) is not one: \(error.reason)", expected: expected)
+            }
+            guard let found else { return .needs(key, "a date (a string or a number of seconds)", actual) }
+            guard holds(found, bound) else {
+                // Both as instants too, when written otherwise: the reader sees why they compare as they do.
+                let shownActual = actual == .string(found.rfc3339) ? actual.shortText : "\(actual.shortText) (\(found.rfc3339))"
+                return .fails("expected \(key) \(bound.rfc3339), got \(shownActual)", expected: expected)
+            }
+            return .holds
+        }
     }
 
     /// `gt` and its kin: numbers by value, strings by code point.
