@@ -55,14 +55,8 @@ struct CaptureEvaluator {
             case nil:
                 found = nil
             }
-        case .status:
-            found = .number(JSONNumber(response.status))
-            nothingBecause = ""
-        case .body:
-            found = .string(response.text)
-            nothingBecause = ""
-        case .duration:
-            found = .number(JSONNumber(response.durationMilliseconds))
+        case .status, .body, .duration, .url, .redirects:
+            found = Self.alwaysThere(capture.source, in: response)
             nothingBecause = ""
         }
         if let found { return .success(found) }
@@ -74,6 +68,18 @@ struct CaptureEvaluator {
         return .failure(ExpectationResult.failure(location: capture.range, subject: "capture \(name)",
                                          message: "capture '\(name)': \(nothingBecause); add 'default:' to make it optional",
                                          expected: "a value", actual: "(nothing)"))
+    }
+
+    /// What a source that every response has reads.
+    private static func alwaysThere(_ source: CaptureSource, in response: ResponseView) -> JSONValue? {
+        switch source {
+        case .status: .number(JSONNumber(response.status))
+        case .body: .string(response.text)
+        case .duration: .number(JSONNumber(response.durationMilliseconds))
+        case .url: .string(response.url)
+        case .redirects: response.redirectList
+        case .json, .header, .cookie, .regex: nil
+        }
     }
 
     /// The first capture group, or the whole match when the pattern has none; `nil` when

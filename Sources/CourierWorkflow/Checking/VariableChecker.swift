@@ -243,7 +243,7 @@ private struct Walker {
             for capture in step.capture {
                 switch capture.source {
                 case .json(let query): visit(query)
-                case .header, .cookie, .regex, .status, .body, .duration: break
+                case .header, .cookie, .regex, .status, .body, .duration, .url, .redirects: break
                 }
                 if let value = capture.defaultValue { visit(value) }
                 // Later captures of the same step may use earlier ones.
@@ -344,9 +344,9 @@ private struct Walker {
     private mutating func visit(_ expect: Expectations) {
         for item in expect.items {
             switch item.target {
-            case .header(let name), .cookie(let name): visit(name)
+            case .header(let name), .cookie(let name), .redirect(_, .query(let name)): visit(name)
             case .json(let query): visit(query)
-            case .status, .body, .document, .durationMilliseconds: break
+            case .status, .body, .document, .durationMilliseconds, .url, .redirectCount, .redirect: break
             }
             switch item.check {
             case .matcher(let m): visit(m)

@@ -31,6 +31,10 @@ package enum CaptureSource: Sendable {
     case body
     /// The response time in milliseconds.
     case duration
+    /// The final URL, after redirects.
+    case url
+    /// Every redirect hop followed, oldest first, each `{status, location, url, query}`.
+    case redirects
 }
 
 /// Where a `regex` capture looks: the body, or one header (`from: header Location`).
