@@ -291,6 +291,10 @@ private struct Walker {
             visit(name)
             for v in values { visit(v) }
         }
+        for cookie in request.cookie {
+            visit(cookie.name)
+            visit(cookie.value)
+        }
         switch request.auth {
         case .bearer(let t)?: visit(t)
         case .basic(let u, let p)?: visit(u); visit(p)
