@@ -256,8 +256,12 @@ extension WorkflowDecoder {
         // `yes`/`no` get bool's YAML 1.2 hint.
         guard case .mapping = node.kind else { return bool(node, for: "follow_redirects").map { ($0, false) } }
         guard let f = fields(node, in: "'follow_redirects'", allowed: ["trusted"]) else { return nil }
-        guard let trusted = required(f, "trusted", in: "'follow_redirects'").flatMap({ bool($0, for: "trusted") }) else { return nil }
-        return (true, trusted)
+        guard let value = f["trusted"] else {
+            // An unknown key (`trustd`) has been reported with its did-you-mean already.
+            if node.mapping?.isEmpty ?? true { error("missing required key 'trusted' in 'follow_redirects'", at: node.range) }
+            return nil
+        }
+        return bool(value, for: "trusted").map { (true, $0) }
     }
 
     /// `cookies: true|false`; a mapping there is a request's `cookie:` in the wrong place.
