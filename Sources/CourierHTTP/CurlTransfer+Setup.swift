@@ -33,6 +33,7 @@ extension CurlTransfer {
 
         try require(set(h, CURLOPT_FOLLOWLOCATION, options.followRedirects ? 1 : 0), "CURLOPT_FOLLOWLOCATION")
         try require(set(h, CURLOPT_MAXREDIRS, options.maxRedirects), "CURLOPT_MAXREDIRS")
+        if options.unrestrictedAuth { try require(set(h, CURLOPT_UNRESTRICTED_AUTH, 1), "CURLOPT_UNRESTRICTED_AUTH") }
         try Self.restrictRedirects(h)
         try require(set(h, CURLOPT_TIMEOUT_MS, options.timeoutMilliseconds), "CURLOPT_TIMEOUT_MS")
         try require(set(h, CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeoutMilliseconds), "CURLOPT_CONNECTTIMEOUT_MS")
@@ -78,6 +79,7 @@ extension CurlTransfer {
             // An empty file name turns the cookie engine on without reading a file.
             set(h, CURLOPT_COOKIEFILE, "" as StaticString)
         }
+        if let cookie = options.cookie { try require(set(h, CURLOPT_COOKIE, cookie), "CURLOPT_COOKIE") }
         // Default TLS settings set nothing: not even looked at (their checks build a list).
         if let tls = options.nonDefaultTLS { try configureTLS(h, tls) }
         try configureMethodAndBody(h, resume: resume)
@@ -85,9 +87,11 @@ extension CurlTransfer {
     }
 
     /// Whether libcurl may send credentials the request does not show: `Cookie` from a
-    /// jar that has received cookies, Basic credentials from `user:password@` in the URL
+    /// jar that has received cookies or from ``HTTPRequestOptions/cookie``, Basic credentials from `user:password@` in the URL
     /// or in the proxy's URL (the option or the `*_proxy` environment libcurl reads).
     static func libcurlMayAddCredentials(_ request: HTTPRequest) -> Bool {
+        // Set through CURLOPT_COOKIE, the `Cookie:` line shows only in what libcurl sent.
+        if request.options.cookie != nil { return true }
         if let jar = request.options.cookieJar, jar.mayHoldCookies.load(ordering: .relaxed) { return true }
         if URLCredentials(url: request.url) != nil { return true }
         if let proxy = request.options.proxy { return URLCredentials(url: proxy) != nil }

@@ -104,6 +104,10 @@ public struct HTTPRequestOptions: Sendable {
     public var followRedirects: Bool = HTTPDefaults.followRedirects
     /// Default 10.
     public var maxRedirects: Int = HTTPDefaults.maxRedirects
+    /// Send credentials (`Authorization`, a URL's user and password) on to another host when a
+    /// redirect leads there (`CURLOPT_UNRESTRICTED_AUTH`, `curl --location-trusted`). Default false:
+    /// libcurl sends them to the first host only.
+    public var unrestrictedAuth: Bool = false
     /// Default ``HTTPVersion/automatic``.
     public var httpVersion: HTTPVersion = .automatic
     /// Ask for and decode gzip, deflate and br. Default true.
@@ -123,6 +127,9 @@ public struct HTTPRequestOptions: Sendable {
     package var nonDefaultTLS: TLSOptions? { tlsStorage?.options }
     /// Cookies are read from and stored into this jar; `nil` disables cookies.
     public var cookieJar: CookieJar?
+    /// `name=value; name2=value2`, sent on the request and every redirect it follows, to any host
+    /// (`CURLOPT_COOKIE`, `curl -b`), beside the jar's cookies; the jar never stores them.
+    public var cookie: String?
     /// Bodies above this size fail the request (`responseTooLarge`) instead of exhausting memory. Default 256 MiB.
     public var maxResponseBytes: Int = HTTPDefaults.maxResponseBytes
     /// Record every request header block libcurl sends (``HTTPResponse/sentRequests``).

@@ -26,6 +26,7 @@ import Testing
         #expect(table["timeout"] == "30s" && builtIns.timeout == .seconds(30))
         #expect(table["connect_timeout"] == "10s" && builtIns.connectTimeout == .seconds(10))
         #expect(table["follow_redirects"] == "true" && builtIns.followRedirects == true)
+        #expect(table["follow_redirects.trusted"] == "false" && builtIns.trustedRedirects == false)
         #expect(table["max_redirects"] == "10" && builtIns.maxRedirects == 10)
         #expect(table["compressed"] == "true" && builtIns.compressed == true)
         #expect(table["cookies"] == "true" && builtIns.cookies == true)
@@ -40,6 +41,7 @@ import Testing
         let options = HTTPRequestOptions()
         #expect(options.timeoutMilliseconds == 30_000 && options.connectTimeoutMilliseconds == 10_000)
         #expect(options.followRedirects && options.maxRedirects == 10 && options.compressed)
+        #expect(!options.unrestrictedAuth && options.cookie == nil)
         #expect(options.maxResponseBytes == HTTPDefaults.maxResponseBytes && RunSettings().maxResponseBytes == HTTPDefaults.maxResponseBytes)
     }
 }

@@ -210,4 +210,15 @@ import Testing
         let messages = run.failures().map(\.message)
         #expect(messages == ["json $.id: 'request' has no member 'jsn'; did you mean 'json'?"], "\(run.steps.first?.outcome as Any)")
     }
+
+    @Test func aLaterStepReadsTheRequestAnEarlierOneSentInTheSameShape() async throws {
+        let yaml = """
+            steps:
+              - id: create
+                request: { method: POST, url: "http://h/x", headers: { X-Trace: t-9 }, json: { id: 7 } }
+              - request: { url: "http://h/y?id={{ steps.create.request.json.id }}&t={{ steps.create.request.headers['x-TRACE'] }}&m={{ steps.create.request.method }}" }
+            """
+        let run = try await runStep(yaml, response: Self.response())
+        #expect(run.requests.last?.url == "http://h/y?id=7&t=t-9&m=POST")
+    }
 }

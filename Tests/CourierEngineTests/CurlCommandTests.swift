@@ -169,4 +169,22 @@ struct CurlCommandTextTests {
         #expect(!text.contains("abc123"))
         #expect(!command(request, policy: policy).contains(" -b "))
     }
+
+    @Test("cookie: is one -b after the jar's (libcurl sent them on one line); trusted redirects are --location-trusted")
+    func requestCookieAndTrustedRedirects() {
+        var options = plainOptions
+        options.cookie = "session=abc; theme=dark"
+        options.followRedirects = true
+        options.unrestrictedAuth = true
+        let request = HTTPRequest(url: "http://h/me", options: options)
+        let sent = [HTTPSentRequest(requestLine: "GET /me HTTP/1.1",
+                                    headers: HTTPHeaders([.init(name: "Cookie", value: "jar=1; session=abc; theme=dark")]))]
+        let text = CurlCommand(policy: none).render(request, sent: sent)
+        #expect(text == "curl -b jar=1 -b 'session=abc; theme=dark' --location-trusted --max-redirs 10 --max-time 1.5 --connect-timeout 0.25 --globoff http://h/me",
+                "\(text)")
+        // Only our own cookies on the line: no second -b for them.
+        let alone = CurlCommand(policy: none).render(request, sent: [HTTPSentRequest(requestLine: "GET /me HTTP/1.1",
+                                                                                   headers: ["Cookie": "session=abc; theme=dark"])])
+        #expect(alone.components(separatedBy: " -b ").count == 2, "\(alone)")
+    }
 }

@@ -12,8 +12,8 @@ import Testing
     enum Layer: Int, CaseIterable, Sendable { case request = 0, defaults, commandLine }
 
     /// A bottom layer with the values of spec section 6, as the engine gives it.
-    static let bottom = RequestOptions(timeout: .seconds(30), connectTimeout: .seconds(10), followRedirects: true, maxRedirects: 10,
-                                       compressed: true, cookies: true, tls: RequestTLSOptions(insecure: false))
+    static let bottom = RequestOptions(timeout: .seconds(30), connectTimeout: .seconds(10), followRedirects: true, trustedRedirects: false,
+                                       maxRedirects: 10, compressed: true, cookies: true, tls: RequestTLSOptions(insecure: false))
 
     /// One option: how a layer sets it (each layer to a value that differs from the layer
     /// below it and from the built-in), and how to read it back as text.
@@ -32,6 +32,8 @@ import Testing
         Option(name: "timeout", set: { $0.timeout = .seconds(100 + $1.rawValue) }, read: { $0.timeout.map { "\($0)" } }),
         Option(name: "connect_timeout", set: { $0.connectTimeout = .seconds(100 + $1.rawValue) }, read: { $0.connectTimeout.map { "\($0)" } }),
         Option(name: "follow_redirects", set: { $0.followRedirects = flag($1, builtIn: true) }, read: { $0.followRedirects.map { "\($0)" } }),
+        Option(name: "follow_redirects.trusted", set: { $0.trustedRedirects = flag($1, builtIn: false) },
+               read: { $0.trustedRedirects.map { "\($0)" } }),
         Option(name: "max_redirects", set: { $0.maxRedirects = 100 + $1.rawValue }, read: { $0.maxRedirects.map { "\($0)" } }),
         Option(name: "http_version", set: { $0.httpVersion = $1.rawValue % 2 == 0 ? .http2 : .http1_1 }, read: { $0.httpVersion?.rawValue }),
         Option(name: "compressed", set: { $0.compressed = flag($1, builtIn: true) }, read: { $0.compressed.map { "\($0)" } }),
@@ -67,7 +69,7 @@ import Testing
         #expect(!auth.writesNothing)
         // A field added to RequestOptions must be added to `writesNothing` (and to the list
         // above): this count is the reminder.
-        #expect(Mirror(reflecting: RequestOptions()).children.count == 13)
+        #expect(Mirror(reflecting: RequestOptions()).children.count == 14)
     }
 
     /// Every layer from `top` down sets the option: `top`'s value is the one sent.

@@ -47,6 +47,51 @@ struct ConsoleGoldenTests {
         try check("passing", Self.normalised(result.stdout, server: server), result.context)
     }
 
+    @Test("redirect checks: each failed url, count and hop part with its expected and actual values, in the console (golden), JUnit, JSON and HTML")
+    func redirects() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("hops.yaml", """
+            name: hops
+            steps:
+              - name: two hops
+                request: { url: "{{ base_url }}/redirect/2?next=%2Fhome&to={{ base_url }}/health" }
+                expect:
+                  url: { ends_with: /welcome }
+                  redirects:
+                    - { status: 301, location: { starts_with: /redirect/1 }, query: { next: /away } }
+                    - { url: { contains: /redirect/9 } }
+                    - { status: 302 }
+            """)
+        let result = try await Courier.run(files: ["hops.yaml"], workspace: workspace, server: server,
+                                           extra: ["--junit", "junit.xml", "--json", "report.json", "--html", "report.html"])
+        #expect(result.status == 1, result.context)
+        try check("redirects", Self.normalised(result.stdout, server: server), result.context)
+        let pairs = [("redirects[0].status: expected 301, got 302", "301", "302"),
+                     (#"redirects[0].query.next: expected "/away", got "/home""#, #""/away""#, #""/home""#),
+                     ("redirects: expected 3, got 2", "3", "2")]
+        let junit = try workspace.read("junit.xml")
+        let html = try workspace.read("report.html")
+        for (message, expected, actual) in pairs {
+            // JUnit's text escapes only `<` and `&`; the HTML page escapes quotes too.
+            #expect(junit.contains(message), "JUnit lacks '\(message)'\n\(junit)")
+            #expect(html.contains(message.replacingOccurrences(of: "\"", with: "&quot;")), "HTML lacks '\(message)'")
+            for (label, value) in [("expected: ", expected), ("actual:   ", actual)] {
+                let line = "  \(label)\(value)"
+                #expect(junit.contains(line), "JUnit lacks '\(line)'")
+                #expect(html.contains(line.replacingOccurrences(of: "\"", with: "&quot;")), "HTML lacks '\(line)'")
+            }
+        }
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: workspace.url.appendingPathComponent("report.json"))) as? [String: Any]
+        let run = try #require(report?["run"] as? [String: Any])
+        let step = try #require(((run["workflows"] as? [[String: Any]])?.first?["steps"] as? [[String: Any]])?.first)
+        let checks = try #require((step["attempts"] as? [[String: Any]])?.last?["expectations"] as? [[String: Any]])
+        let status = try #require(checks.first { $0["subject"] as? String == "redirects[0].status" })
+        #expect((status["expected"] as? [String: Any])?["json"] as? Int == 301 && (status["actual"] as? [String: Any])?["json"] as? Int == 302)
+        let location = try #require(checks.first { $0["subject"] as? String == "redirects[0].location" })
+        #expect(location["outcome"] as? String == "passed" && (location["actual"] as? [String: Any])?["json"] as? String == "/redirect/1?next=%2Fhome&to=\(server.baseURL)/health")
+    }
+
     @Test("a failing run: failure blocks, then a recap line per failed step (file:line  workflow › step  — reason) (golden)")
     func failing() async throws {
         let server = try TestServer.shared()

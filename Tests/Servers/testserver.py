@@ -860,11 +860,18 @@ class Handler(BaseHTTPRequestHandler):
 
     def h_redirect(self, n):
         """/redirect/N answers N redirects in a row, ending at /echo. `status` (default 302) and
-        `absolute=1` are kept along the chain."""
+        `absolute=1` are kept along the chain; `to=URL` makes the last hop go to URL (another
+        host or port, loopback only) instead of /echo."""
         n = int(n)
         status = qint(self.query, "status", 302, 300, 399)
         if n <= 0:
             return self.h_echo()
+        final = self.query.get("to", [None])[-1]
+        if n == 1 and final is not None:
+            host = urlsplit(final).hostname
+            if host not in ("127.0.0.1", "localhost", "::1"):
+                return self.fail(400, "to must be a loopback URL")
+            return self.send_json(status, {"redirect_to": final, "remaining": 0}, self.redirect_headers(final))
         target = f"/redirect/{n - 1}" if n > 1 else "/echo"
         _, _, query = self.raw_path.partition("?")
         if query:

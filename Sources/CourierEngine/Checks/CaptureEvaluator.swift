@@ -73,14 +73,8 @@ struct CaptureEvaluator {
             case nil:
                 found = nil
             }
-        case .status:
-            found = .number(JSONNumber(response.status))
-            nothingBecause = ""
-        case .body:
-            found = .string(response.text)
-            nothingBecause = ""
-        case .duration:
-            found = .number(JSONNumber(response.durationMilliseconds))
+        case .status, .body, .duration, .url, .redirects:
+            found = Self.alwaysThere(capture.source, in: response)
             nothingBecause = ""
         case .bytes(let view, let which):
             found = response.bytesValue(view, which)
@@ -126,6 +120,18 @@ struct CaptureEvaluator {
             }
         case .failure(let error):
             return .none(why: ResponseView.notJSON(error))
+        }
+    }
+
+    /// What a source that every response has reads.
+    private static func alwaysThere(_ source: CaptureSource, in response: ResponseView) -> JSONValue? {
+        switch source {
+        case .status: .number(JSONNumber(response.status))
+        case .body: .string(response.text)
+        case .duration: .number(JSONNumber(response.durationMilliseconds))
+        case .url: .string(response.url)
+        case .redirects: response.redirectList
+        case .json, .header, .cookie, .regex, .bytes: nil
         }
     }
 

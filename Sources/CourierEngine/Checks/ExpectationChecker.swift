@@ -89,6 +89,15 @@ struct ExpectationChecker {
             return (Self.bytesSubject(which) + " " + view.key, response.bytesValue(view, which), false)
         case .httpVersion:
             return ("http_version", .string(response.response.httpVersion), false)
+        case .url:
+            return ("url", .string(response.url), false)
+        case .redirectCount:
+            return ("redirects", .number(JSONNumber(response.response.redirects.count)), false)
+        case .redirect(let index, .query(let template)):
+            guard let name = renderedName(template, kind: "query parameter", failures: &results) else { return nil }
+            return ("redirects[\(index)].query.\(name)", response.redirectQuery(index, name: name), false)
+        case .redirect(let index, let part):
+            return ("redirects[\(index)].\(part.key)", response.redirect(index, part), false)
         case .json(let query):
             let subject = "json \(query.text)"
             switch response.json() {

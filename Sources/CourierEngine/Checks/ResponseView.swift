@@ -110,8 +110,8 @@ final class ResponseView {
         return found
     }
 
-    /// The `steps.<id>` value later templates can read.
-    func stepValue() -> JSONValue {
+    /// The `steps.<id>` value later templates can read; `request` is what was sent.
+    func stepValue(request: HTTPRequest) -> JSONValue {
         // Names as sent and in lower case, so `headers.Location` and
         // `headers['location']` both work.
         var headers: [(key: String, value: JSONValue)] = []
@@ -125,6 +125,11 @@ final class ResponseView {
             ("headers", .object(JSONObject(headers))),
             ("body", .string(text)),
             ("duration_ms", .number(JSONNumber(durationMilliseconds))),
+            // The final URL, and the one asked for (base URL joined, query appended) before any redirect.
+            ("url", .string(url)),
+            ("redirects", redirectList),
+            // As `request` reads it in the step's own checks: one shape in both places.
+            ("request", SentRequestValue.json(of: request)),
         ]
         if case .success(let json) = json() { members.append(("json", json)) }
         return .object(JSONObject(members))

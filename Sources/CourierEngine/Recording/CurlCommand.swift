@@ -64,6 +64,8 @@ struct CurlCommand {
         // `-b` (not `-H`) so curl's own cookie engine places them, and carries them across
         // redirects, as libcurl did for Courier.
         for cookie in Self.jarCookies(sent, request: request) { line.option("-b", cookie) }
+        // `cookie:`, which libcurl sent after the jar's (CURLOPT_COOKIE), as `curl -b` sends it.
+        if let cookie = request.options.cookie { line.option("-b", cookie) }
         switch request.body {
         case .none, .multipart:
             break
@@ -138,9 +140,10 @@ struct CurlCommand {
 
     private func options(_ options: HTTPRequestOptions, into line: inout CurlArguments) {
         if options.followRedirects {
-            line.flag("-L")
+            line.flag(options.unrestrictedAuth ? "--location-trusted" : "-L")
             line.option("--max-redirs", String(options.maxRedirects))
         }
+
         line.option("--max-time", Self.seconds(options.timeoutMilliseconds))
         line.option("--connect-timeout", Self.seconds(options.connectTimeoutMilliseconds))
         switch options.httpVersion {
@@ -187,7 +190,16 @@ struct CurlCommand {
     static func jarCookies(_ sent: [HTTPSentRequest], request: HTTPRequest) -> [String] {
         guard let first = sent.first(where: { !$0.isProxyConnect }) else { return [] }
         let own = Set(request.headers.values(for: "Cookie"))
-        return first.headers.values(for: "Cookie").filter { !own.contains($0) && !$0.isEmpty }
+        return first.headers.values(for: "Cookie").compactMap { line -> String? in
+            guard !own.contains(line) else { return nil }
+            // libcurl appends `cookie:` to the jar's line: `jar=1; own=2`, or `own=2` alone.
+            var jar = line
+            if let mine = request.options.cookie {
+                if jar == mine { return nil }
+                if jar.hasSuffix("; " + mine) { jar.removeLast(mine.count + 2) }
+            }
+            return jar.isEmpty ? nil : jar
+        }
     }
 
     /// `1500` → `1.5`, `30000` → `30`.

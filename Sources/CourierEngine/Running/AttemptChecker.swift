@@ -29,7 +29,7 @@ struct AttemptChecker {
         // Made whole at the end, not filled in field by field: that built the outcome in a
         // temporary and copied it out.
         return AttemptOutcome(record: record, expectations: expectations, captures: captures,
-                              stepValue: step.id != nil ? view.stepValue() : nil, warnings: warnings, abortMatched: abortMatched,
+                              stepValue: step.id != nil ? view.stepValue(request: request) : nil, warnings: warnings, abortMatched: abortMatched,
                               method: request.method, status: response.status, retryAfter: response.headers["Retry-After"])
     }
 

@@ -9,6 +9,6 @@ extension RequestOptions {
     static let builtIns = RequestOptions(
         timeout: .milliseconds(HTTPDefaults.timeoutMilliseconds),
         connectTimeout: .milliseconds(HTTPDefaults.connectTimeoutMilliseconds),
-        followRedirects: HTTPDefaults.followRedirects, maxRedirects: HTTPDefaults.maxRedirects,
+        followRedirects: HTTPDefaults.followRedirects, trustedRedirects: false, maxRedirects: HTTPDefaults.maxRedirects,
         compressed: HTTPDefaults.compressed, cookies: true, tls: RequestTLSOptions(insecure: false))
 }

@@ -69,8 +69,27 @@ struct RequestBuilder {
         let contentTypeRemoved = written.headers.contains { $0.value == nil && ((try? headerName($0))?.caseInsensitiveEquals("Content-Type") ?? false) }
         let body = try self.body(request.body, headers: &headers, contentTypeRemoved: contentTypeRemoved)
         let method = try renderer.string(request.method).uppercased()
+        var transport = try transportOptions(options)
+        if !request.cookie.isEmpty { transport.cookie = try cookieLine(request.cookie) }
         return (HTTPRequest(method: method.isEmpty ? "GET" : method, url: url, headers: headers, body: body,
-                            options: try transportOptions(options)), applied)
+                            options: transport), applied)
+    }
+
+    /// `cookie:` as libcurl sends it, `a=1; b=2`, each rendered name and value checked as a
+    /// fixed one is at load: what would break the `Cookie:` line is a step error.
+    private func cookieLine(_ cookies: [CookieEntry]) throws(EvaluationError) -> String {
+        var pairs: [String] = []
+        for cookie in cookies {
+            let name: String
+            if let literal = cookie.name.literalText { name = literal } else { name = try renderer.string(cookie.name) }
+            if let problem = CookieEntry.problem(withName: name) { throw EvaluationError(.invalid, problem, at: cookie.range) }
+            let value = try renderer.string(cookie.value)
+            if let problem = CookieEntry.problem(withValue: value, name: name) {
+                throw EvaluationError(.invalid, problem, at: cookie.value.range)
+            }
+            pairs.append(name + "=" + value)
+        }
+        return pairs.joined(separator: "; ")
     }
 
     /// A header's name, rendered when it holds a template and then checked like a fixed
@@ -226,6 +245,7 @@ struct RequestBuilder {
         if let timeout = options.timeout { result.timeoutMilliseconds = Int(timeout.wholeMilliseconds) }
         if let timeout = options.connectTimeout { result.connectTimeoutMilliseconds = Int(timeout.wholeMilliseconds) }
         if let follow = options.followRedirects { result.followRedirects = follow }
+        if let trusted = options.trustedRedirects { result.unrestrictedAuth = trusted }
         if let max = options.maxRedirects { result.maxRedirects = max }
         switch options.httpVersion {
         case nil: result.httpVersion = .automatic

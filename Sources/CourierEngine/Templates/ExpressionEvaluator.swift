@@ -89,18 +89,32 @@ struct ExpressionEvaluator {
         return value
     }
 
-    /// `steps.<id>.headers` (or `steps['<id>'].headers`): its names are case-insensitive
-    /// (RFC 9110), like every other header lookup. The object holds each name as sent and
-    /// in lower case, so any other spelling is found through the lower-case one.
+    /// `steps.<id>.headers` (or `steps['<id>'].headers`), `request.headers` and
+    /// `steps.<id>.request.headers`: their names are case-insensitive (RFC 9110), like every
+    /// other header lookup. The object holds each name as sent and in lower case, so any other
+    /// spelling is found through the lower-case one.
     private static func isStepHeaders(_ expression: Expression) -> Bool {
-        guard case .member(let step, "headers") = expression.kind else { return false }
-        if case .variable("request") = step.kind { return true }
-        switch step.kind {
+        guard case .member(let owner, "headers") = expression.kind else { return false }
+        return isStep(owner) || isRequest(owner)
+    }
+
+    /// `steps.<id>` or `steps['<id>']`.
+    private static func isStep(_ expression: Expression) -> Bool {
+        switch expression.kind {
         case .member(let steps, _), .index(let steps, _):
             if case .variable("steps") = steps.kind { return true }
             return false
         default:
             return false
+        }
+    }
+
+    /// `request` (in a step's checks) or `steps.<id>.request`.
+    private static func isRequest(_ expression: Expression) -> Bool {
+        switch expression.kind {
+        case .variable("request"): true
+        case .member(let step, "request"): isStep(step)
+        default: false
         }
     }
 

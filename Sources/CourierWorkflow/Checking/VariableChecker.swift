@@ -245,7 +245,7 @@ private struct Walker {
             for capture in step.capture {
                 switch capture.source {
                 case .json(let query), .regex(_, from: .json(let query)): visit(query)
-                case .header, .cookie, .regex, .status, .body, .duration, .bytes: break
+                case .header, .cookie, .regex, .status, .body, .duration, .bytes, .url, .redirects: break
                 }
                 if let value = capture.defaultValue { visit(value) }
                 // Later captures of the same step may use earlier ones.
@@ -297,6 +297,10 @@ private struct Walker {
         for (name, values) in request.query {
             visit(name)
             for v in values { visit(v) }
+        }
+        for cookie in request.cookie {
+            visit(cookie.name)
+            visit(cookie.value)
         }
         switch request.auth {
         case .bearer(let t)?: visit(t)
@@ -351,9 +355,9 @@ private struct Walker {
     private mutating func visit(_ expect: Expectations) {
         for item in expect.items {
             switch item.target {
-            case .header(let name), .cookie(let name), .cookieAttribute(let name, _): visit(name)
+            case .header(let name), .cookie(let name), .cookieAttribute(let name, _), .redirect(_, .query(let name)): visit(name)
             case .json(let query): visit(query)
-            case .status, .body, .document, .durationMilliseconds, .bytes, .httpVersion: break
+            case .status, .body, .document, .durationMilliseconds, .bytes, .httpVersion, .url, .redirectCount, .redirect: break
             }
             switch item.check {
             case .matcher(let m): visit(m)

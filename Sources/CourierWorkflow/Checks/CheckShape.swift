@@ -59,6 +59,9 @@ package enum OperandShape: Sendable {
     indirect case paths(OperandShape)
     /// A status: a code, a class like `2xx`, a list of them, a template, or a predicate map.
     case status
+    /// Redirects: their count (a number, a template or a predicate map), or a list of hops,
+    /// each a mapping of these parts, every one a plain value or a predicate map.
+    case redirects(hops: [FieldShape])
 
     /// How a nested matcher reads a mapping and durations.
     package enum NestedMatcher: Sendable {
@@ -125,7 +128,7 @@ extension OperandShape {
             } catch {
                 return "expected a date for '\(key)', found \(value.shortText): \(error.reason)"
             }
-        case .comparable, .value, .list, .flag, .choice, .regex, .matcher, .matchers, .schema, .named, .paths, .status:
+        case .comparable, .value, .list, .flag, .choice, .regex, .matcher, .matchers, .schema, .named, .paths, .status, .redirects:
             return nil
         }
     }
@@ -134,7 +137,7 @@ extension OperandShape {
     package var checksResolvedValues: Bool {
         switch self {
         case .number, .fields, .date: true
-        case .comparable, .value, .list, .flag, .choice, .regex, .matcher, .matchers, .schema, .named, .paths, .status: false
+        case .comparable, .value, .list, .flag, .choice, .regex, .matcher, .matchers, .schema, .named, .paths, .status, .redirects: false
         }
     }
 

@@ -87,6 +87,64 @@ extension WorkflowDecoder {
         }
     }
 
+    // MARK: - Redirects
+
+    /// `expect.redirects`: a count (a number, a template or a predicate map), or a list of hops
+    /// whose parts are `hops` (the count is then the list's length). Hop `n` is `redirects[n]`
+    /// in messages, as in `steps.<id>.redirects[n]`.
+    func redirectChecks(_ node: YAMLNode, hops: [FieldShape], _ make: (ResponseTarget, Matcher) -> Expectation) -> [Expectation] {
+        let hopKeys = hops.map(\.key)
+        switch node.kind {
+        case .scalar:
+            return redirectCount(node).map { [make(.redirectCount, .equals($0))] } ?? []
+        case .mapping(let pairs):
+            // One hop written without its list would otherwise be "unknown predicate 'status'".
+            if let key = pairs.lazy.compactMap({ $0.key.scalar?.text }).first(where: hopKeys.contains) {
+                error("a list of hops is a sequence; write 'redirects: [{ \(key): … }]' (a mapping here is a predicate map on the count)",
+                      at: node.range)
+                return []
+            }
+            return matcher(node, MatcherContext(allowsObjectEquality: false)).map { [make(.redirectCount, $0)] } ?? []
+        case .sequence(let items):
+            let count = TemplateValue(.number(String(items.count), isInteger: true), range: node.range)
+            var result = [make(.redirectCount, .equals(count))]
+            for (index, item) in items.enumerated() {
+                guard let f = fields(item, in: "redirects[\(index)]", allowed: hopKeys) else { continue }
+                for key in f.order {
+                    guard let value = f[key] else { continue }
+                    let part: RedirectHopPart
+                    switch key {
+                    case "status": part = .status
+                    case "location": part = .location
+                    case "url": part = .url
+                    default:
+                        for entry in namedEntries(value, for: "'query'") ?? [] {
+                            guard let m = matcher(entry.value, MatcherContext(allowsObjectEquality: false)) else { continue }
+                            result.append(make(.redirect(index: index, part: .query(parseTemplate(entry.name, entry.key))), m))
+                        }
+                        continue
+                    }
+                    if let m = matcher(value, MatcherContext(allowsObjectEquality: false)) {
+                        result.append(make(.redirect(index: index, part: part), m))
+                    }
+                }
+            }
+            return result
+        }
+    }
+
+    /// A count of redirects: a whole number of at least 0, or a template rendered when checked.
+    private func redirectCount(_ node: YAMLNode) -> TemplateValue? {
+        if let scalar = node.scalar {
+            if case .string = scalar.value, scalar.text.contains("{{") { return templateValue(node) }
+            if case .integer(let text) = scalar.value, let count = Int(text), count >= 0 { return templateValue(node) }
+        }
+        let found = node.scalar.map { "'\($0.text)'" } ?? node.kindDescription
+        error("invalid 'redirects' \(found); expected a number of redirects like 2, a template, a predicate map like { gte: 1 } "
+              + "or a list of hops like [{ status: 302 }]", at: node.range)
+        return nil
+    }
+
     // MARK: - Status
 
     func statusCheck(_ node: YAMLNode) -> ExpectationCheck? {

@@ -71,7 +71,7 @@ extension WorkflowDecoder {
             return schemaSource(node).map(PredicateOperand.schema)
         case .number, .fields, .date:
             return shapedValue(node, shape.operand, for: key) ? .literal(templateValue(node)) : nil
-        case .named, .paths, .status:
+        case .named, .paths, .status, .redirects:
             // Shapes of `expect:` keys, never of a predicate (each predicate's example is decoded by a test).
             error("'\(key)' is not usable as a predicate", at: node.range)
             return nil

@@ -7,10 +7,14 @@ extension WorkflowDecoder {
         "expect": "'expect' belongs to the step, not the request; move it one level up (next to 'request')",
         "capture": "'capture' belongs to the step, not the request; move it one level up (next to 'request')",
     ]
+    static let defaultsHints: [String: String] = [
+        "url": "'url' is per request; for a common prefix use 'base_url' in defaults",
+        "cookie": "'cookie' (cookies to send) is per request; put it in the request, or set a 'Cookie' header in defaults",
+    ]
     static let optionKeys = ["base_url", "timeout", "connect_timeout", "follow_redirects", "max_redirects",
                              "http_version", "compressed", "cookies", "proxy", "tls"]
     static let bodyKeys = ["json", "form", "multipart", "body", "body_file"]
-    static let requestKeys = ["method", "url", "query", "headers", "auth"] + bodyKeys + ["content_type"] + optionKeys
+    static let requestKeys = ["method", "url", "query", "headers", "cookie", "auth"] + bodyKeys + ["content_type"] + optionKeys
     static let defaultsKeys = ["headers", "auth"] + optionKeys + ["retry"]
 
     // MARK: - Request
@@ -30,9 +34,10 @@ extension WorkflowDecoder {
         let auth = f["auth"].flatMap(requestAuth)
         var options = options(f, context: "request")
         if let h = f["headers"] { options.headers = headers(h, for: "headers") }
+        let cookie = f["cookie"].map(cookieEntries) ?? []
         let body = body(f)
         guard let url else { return nil }
-        return Request(method: method, url: url, query: query, auth: auth, body: body, options: options, range: node.range)
+        return Request(method: method, url: url, query: query, auth: auth, body: body, cookie: cookie, options: options, range: node.range)
     }
 
     func query(_ node: YAMLNode) -> [(name: Template, values: [TemplateValue])] {
@@ -71,6 +76,31 @@ extension WorkflowDecoder {
             if entry.value.isNull { return HeaderEntry(name: name, value: nil, range: entry.key.range) }
             guard let value = template(entry.value, for: entry.name) else { return nil }
             return HeaderEntry(name: name, value: value, range: entry.key.range)
+        }
+    }
+
+    /// `cookie:`, a map of cookies to send. Its values may be templates; a fixed name or value
+    /// that would break the `Cookie:` line is checked now (a rendered one when the request is built).
+    func cookieEntries(_ node: YAMLNode) -> [CookieEntry] {
+        if case .bool(let flag)? = node.scalar?.value {
+            // `cookies: true|false` is the jar's switch (section 6); `cookie:` sends cookies.
+            error("'cookie' is a map of cookies to send, like { session: abc }; to turn the cookie jar "
+                  + "\(flag ? "on" : "off") write 'cookies: \(flag)'", at: node.range)
+            return []
+        }
+        guard let entries = namedEntries(node, for: "'cookie'") else { return [] }
+        return entries.compactMap { entry in
+            let name = parseTemplate(entry.name, entry.key)
+            if let literal = name.literalText, let problem = CookieEntry.problem(withName: literal) {
+                error(problem, at: entry.key.range)
+                return nil
+            }
+            guard let value = template(entry.value, for: entry.name) else { return nil }
+            if let literal = value.literalText, let problem = CookieEntry.problem(withValue: literal, name: entry.name) {
+                error(problem, at: entry.value.range)
+                return nil
+            }
+            return CookieEntry(name: name, value: value, range: entry.key.range)
         }
     }
 
@@ -193,9 +223,7 @@ extension WorkflowDecoder {
 
     /// `defaults:`: request options plus headers and retry.
     func defaults(_ node: YAMLNode) -> RequestOptions {
-        guard let f = fields(node, in: "defaults", allowed: Self.defaultsKeys, hints: [
-            "url": "'url' is per request; for a common prefix use 'base_url' in defaults",
-        ]) else { return RequestOptions() }
+        guard let f = fields(node, in: "defaults", allowed: Self.defaultsKeys, hints: Self.defaultsHints) else { return RequestOptions() }
         var options = options(f, context: "defaults")
         if let h = f["headers"] { options.headers = headers(h, for: "headers") }
         if let r = f["retry"] { options.retry = retryPolicy(r) }
@@ -210,14 +238,40 @@ extension WorkflowDecoder {
         o.baseURL = f["base_url"].flatMap { template($0, for: "base_url") }
         o.timeout = f["timeout"].flatMap { duration($0, for: "timeout") }
         o.connectTimeout = f["connect_timeout"].flatMap { duration($0, for: "connect_timeout") }
-        o.followRedirects = f["follow_redirects"].flatMap { bool($0, for: "follow_redirects") }
+        if let follow = f["follow_redirects"].flatMap(followRedirects) {
+            (o.followRedirects, o.trustedRedirects) = (follow.follow, follow.trusted)
+        }
         o.maxRedirects = f["max_redirects"].flatMap { int($0, for: "max_redirects", minimum: 0) }
         o.httpVersion = f["http_version"].flatMap { choice($0, for: "http_version", [("1.0", RequestHTTPVersion.http1_0), ("1.1", .http1_1), ("2", .http2), ("2.0", .http2)]) }
         o.compressed = f["compressed"].flatMap { bool($0, for: "compressed") }
-        o.cookies = f["cookies"].flatMap { bool($0, for: "cookies") }
+        o.cookies = f["cookies"].flatMap(cookieJarSwitch)
         o.proxy = f["proxy"].flatMap { template($0, for: "proxy") }
         o.tls = f["tls"].flatMap(tlsOptions)
         return o
+    }
+
+    /// `true`, `false` or `{ trusted: true }` (follow, and send credentials to other hosts
+    /// too). `true` and `false` trust no other host, whatever a lower layer said.
+    private func followRedirects(_ node: YAMLNode) -> (follow: Bool, trusted: Bool)? {
+        // `yes`/`no` get bool's YAML 1.2 hint.
+        guard case .mapping = node.kind else { return bool(node, for: "follow_redirects").map { ($0, false) } }
+        guard let f = fields(node, in: "'follow_redirects'", allowed: ["trusted"]) else { return nil }
+        guard let value = f["trusted"] else {
+            // An unknown key (`trustd`) has been reported with its did-you-mean already.
+            if node.mapping?.isEmpty ?? true { error("missing required key 'trusted' in 'follow_redirects'", at: node.range) }
+            return nil
+        }
+        return bool(value, for: "trusted").map { (true, $0) }
+    }
+
+    /// `cookies: true|false`; a mapping there is a request's `cookie:` in the wrong place.
+    private func cookieJarSwitch(_ node: YAMLNode) -> Bool? {
+        if case .mapping = node.kind {
+            error("'cookies' turns the cookie jar on or off (true or false); to send cookies write 'cookie: { name: value }' in the request",
+                  at: node.range)
+            return nil
+        }
+        return bool(node, for: "cookies")
     }
 
     private func tlsOptions(_ node: YAMLNode) -> RequestTLSOptions? {

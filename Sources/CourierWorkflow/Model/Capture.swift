@@ -39,6 +39,10 @@ package enum CaptureSource: Sendable {
     /// The body's length, a digest, hex or base64 (`bytes: sha256`), decoded or as
     /// received (`raw: true`); never ``BytesView/content``.
     case bytes(BytesView, BodyBytes)
+    /// The final URL, after redirects.
+    case url
+    /// Every redirect hop followed, oldest first, each `{status, location, url, query}`.
+    case redirects
 }
 
 /// Where a `regex` capture looks: the body, one header (`from: header Location`), or one

@@ -60,6 +60,34 @@ package enum ResponseTarget: Sendable {
     case bytes(BytesView, BodyBytes)
     /// The response's HTTP version as text: `1.0`, `1.1`, `2` or `3`.
     case httpVersion
+    /// The URL of the last hop (libcurl's `CURLINFO_EFFECTIVE_URL`), after redirects.
+    case url
+    /// How many redirects were followed to reach the response.
+    case redirectCount
+    /// One part of the redirect hop at `index` (0 is the first redirect response).
+    case redirect(index: Int, part: RedirectHopPart)
+}
+
+/// What of one redirect hop an expectation reads (`expect.redirects` written as a list).
+package enum RedirectHopPart: Sendable {
+    /// The redirect's status code (301, 302, …).
+    case status
+    /// Its `Location` header as the server sent it (relative or absolute).
+    case location
+    /// The URL this hop requested.
+    case url
+    /// A parameter of the decoded query of the hop's `Location`, by name (which may hold a template).
+    case query(Template)
+
+    /// The part's key in a hop of `expect.redirects` and in `steps.<id>.redirects[n]`.
+    package var key: String {
+        switch self {
+        case .status: "status"
+        case .location: "location"
+        case .url: "url"
+        case .query: "query"
+        }
+    }
 }
 
 /// How an expectation checks what it read.

@@ -11,18 +11,21 @@ package struct Request: Sendable {
         let query: [(name: Template, values: [TemplateValue])]
         let auth: RequestAuth?
         let body: Body?
+        let cookie: [CookieEntry]
         /// Nil when no option is set (most requests): 736 bytes a request did not need.
         let setOptions: Boxed<RequestOptions>?
         let range: SourceRange
 
         var options: RequestOptions { setOptions?.value ?? RequestOptions() }
 
-        init(method: Template, url: Template, query: [(name: Template, values: [TemplateValue])], auth: RequestAuth?, body: Body?, options: RequestOptions, range: SourceRange) {
+        init(method: Template, url: Template, query: [(name: Template, values: [TemplateValue])], auth: RequestAuth?, body: Body?,
+             cookie: [CookieEntry], options: RequestOptions, range: SourceRange) {
             self.method = method
             self.url = url
             self.query = query
             self.auth = auth
             self.body = body
+            self.cookie = cookie
             self.setOptions = options.writesNothing ? nil : Boxed(options)
             self.range = range
         }
@@ -42,6 +45,9 @@ package struct Request: Sendable {
 
     package var body: Body? { storage.body }
 
+    /// `cookie:`, in file order: sent on every hop, other hosts too, beside the jar's cookies.
+    package var cookie: [CookieEntry] { storage.cookie }
+
     /// Options written on the request itself, including its `headers`
     /// (in `options.headers`). Layered with ``RequestOptions/layered(request:defaults:commandLine:)``.
     package var options: RequestOptions { storage.options }
@@ -49,8 +55,9 @@ package struct Request: Sendable {
     package var range: SourceRange { storage.range }
 
     package init(method: Template, url: Template, query: [(name: Template, values: [TemplateValue])] = [],
-                 auth: RequestAuth? = nil, body: Body? = nil, options: RequestOptions = RequestOptions(), range: SourceRange) {
-        storage = Storage(method: method, url: url, query: query, auth: auth, body: body, options: options, range: range)
+                 auth: RequestAuth? = nil, body: Body? = nil, cookie: [CookieEntry] = [], options: RequestOptions = RequestOptions(),
+                 range: SourceRange) {
+        storage = Storage(method: method, url: url, query: query, auth: auth, body: body, cookie: cookie, options: options, range: range)
     }
 
     /// The request's own headers (`options.headers`); a nil value removes a default.
@@ -92,6 +99,48 @@ package struct HeaderEntry: Sendable {
             return "the header name '\(name.debugDescription.dropFirst().dropLast())' contains \(shown)"
         }
         return nil
+    }
+}
+
+/// One cookie of a request's `cookie:` map. Sent as `curl -b` sends it (libcurl's
+/// `CURLOPT_COOKIE`): on the request and every redirect it follows, to any host, beside the
+/// cookies of the workflow's jar (`cookies:`), which it never changes.
+package struct CookieEntry: Sendable {
+    package var name: Template
+    package var value: Template
+    /// The name's range.
+    package var range: SourceRange
+
+    package init(name: Template, value: Template, range: SourceRange) {
+        self.name = name
+        self.value = value
+        self.range = range
+    }
+
+    /// Why `name` cannot be a cookie's name, or nil when it can: what would break the
+    /// `Cookie:` line libcurl sends as is (RFC 6265 §4.1.1 names are tokens).
+    package static func problem(withName name: String) -> String? {
+        if name.isEmpty { return "a cookie name cannot be empty" }
+        if let bad = name.unicodeScalars.first(where: { "=;, \t\r\n\"".unicodeScalars.contains($0) }) {
+            return "the cookie name '\(name.debugDescription.dropFirst().dropLast())' contains \(shown(bad))"
+        }
+        return nil
+    }
+
+    /// Why `value` cannot be a cookie's value, or nil when it can: a `;` would start another
+    /// cookie and a line break another header.
+    package static func problem(withValue value: String, name: String) -> String? {
+        guard let bad = value.unicodeScalars.first(where: { $0 == ";" || $0 == "\r" || $0 == "\n" }) else { return nil }
+        return "the value of cookie '\(name)' contains \(shown(bad)); percent-encode it (e.g. with '| url_encode')"
+    }
+
+    private static func shown(_ scalar: Unicode.Scalar) -> String {
+        switch scalar {
+        case " ": "a space"
+        case "\t": "a tab"
+        case "\r", "\n": "a line break"
+        default: "'\(scalar)'"
+        }
     }
 }
 

@@ -16,6 +16,11 @@ package struct RequestOptions: Sendable {
     package var connectTimeout: Duration?
     /// Built-in default: true.
     package var followRedirects: Bool?
+    /// Credentials (`Authorization`, a URL's user and password) go on to another host when a
+    /// redirect leads there (`follow_redirects: { trusted: true }`, libcurl's
+    /// `CURLOPT_UNRESTRICTED_AUTH`). Built-in default: false. Written together with
+    /// ``followRedirects``, so a layer's `follow_redirects` replaces a lower one's as a whole.
+    package var trustedRedirects: Bool?
     /// Built-in default: 10.
     package var maxRedirects: Int?
     /// Built-in default: negotiated by libcurl.
@@ -35,7 +40,7 @@ package struct RequestOptions: Sendable {
     package var auth: RequestAuth?
 
     package init(baseURL: Template? = nil, headers: [HeaderEntry] = [], timeout: Duration? = nil,
-                 connectTimeout: Duration? = nil, followRedirects: Bool? = nil, maxRedirects: Int? = nil,
+                 connectTimeout: Duration? = nil, followRedirects: Bool? = nil, trustedRedirects: Bool? = nil, maxRedirects: Int? = nil,
                  httpVersion: RequestHTTPVersion? = nil, compressed: Bool? = nil, cookies: Bool? = nil,
                  proxy: Template? = nil, tls: RequestTLSOptions? = nil, retry: StepRetry? = nil) {
         self.baseURL = baseURL
@@ -43,6 +48,7 @@ package struct RequestOptions: Sendable {
         self.timeout = timeout
         self.connectTimeout = connectTimeout
         self.followRedirects = followRedirects
+        self.trustedRedirects = trustedRedirects
         self.maxRedirects = maxRedirects
         self.httpVersion = httpVersion
         self.compressed = compressed
@@ -99,7 +105,7 @@ package struct RequestOptions: Sendable {
     /// layer, gives that layer (`merged` has already dropped its `null` headers).
     private var isEmpty: Bool {
         baseURL == nil && headers.isEmpty && timeout == nil && connectTimeout == nil && followRedirects == nil
-            && maxRedirects == nil && httpVersion == nil && compressed == nil && cookies == nil && proxy == nil
+            && trustedRedirects == nil && maxRedirects == nil && httpVersion == nil && compressed == nil && cookies == nil && proxy == nil
             && tls == nil && retry == nil
     }
 
@@ -114,6 +120,7 @@ package struct RequestOptions: Sendable {
             timeout: timeout ?? lower.timeout,
             connectTimeout: connectTimeout ?? lower.connectTimeout,
             followRedirects: followRedirects ?? lower.followRedirects,
+            trustedRedirects: trustedRedirects ?? lower.trustedRedirects,
             maxRedirects: maxRedirects ?? lower.maxRedirects,
             httpVersion: httpVersion ?? lower.httpVersion,
             compressed: compressed ?? lower.compressed,

@@ -17,7 +17,8 @@ actor TransportFixtures {
     static let shared = TransportFixtures()
 
     enum Server: String, Sendable {
-        case http, https, mtls, mtls12, wrongName, otherCA, proxy, nginx
+        /// `httpOther`: a second plain testserver.py, on another port (another host to libcurl).
+        case http, httpOther, https, mtls, mtls12, wrongName, otherCA, proxy, nginx
     }
 
     private var certificatesTask: Task<URL, Error>?
@@ -55,7 +56,7 @@ actor TransportFixtures {
     private func start(_ which: Server) async throws -> ServerProcess {
         let testServer = Paths.testServerScript.path
         let proxyScript = Paths.packageRoot.appendingPathComponent("Tests/Servers/forward_proxy.py").path
-        if which == .http { return try await ServerProcess.startPython(testServer, [], scheme: "http") }
+        if which == .http || which == .httpOther { return try await ServerProcess.startPython(testServer, [], scheme: "http") }
         if which == .proxy { return try await ServerProcess.startPython(proxyScript, [], scheme: "http") }
         let certs = try await certificates()
         func cert(_ name: String) -> String { certs.appendingPathComponent(name).path }
@@ -74,7 +75,7 @@ actor TransportFixtures {
             return try await ServerProcess.startPython(testServer, ["--tls-cert", cert("other-server.pem"), "--tls-key", cert("other-server.key")], scheme: "https")
         case .nginx:
             return try await ServerProcess.startNginx(certificate: cert("server.pem"), key: cert("server.key"))
-        case .http, .proxy:
+        case .http, .httpOther, .proxy:
             throw HarnessError("\(which) is started above")
         }
     }

@@ -22,7 +22,7 @@ package final class CaptureSourceKind: Sendable {
 
 extension CaptureSourceKind {
     /// Every source, in the order "needs a source: one of …" lists them.
-    package static let all: [CaptureSourceKind] = [json, header, cookie, regex, status, body, bytes, duration]
+    package static let all: [CaptureSourceKind] = [json, header, cookie, regex, status, body, bytes, duration, url, redirects]
 
     package static let keys: [String] = all.map(\.shape.key)
 
@@ -96,6 +96,9 @@ extension CaptureSourceKind {
     static let status = flag("status", .status, "The status code.")
     static let body = flag("body", .body, "The body as text.")
     static let duration = flag("duration", .duration, "The response time in milliseconds.")
+    static let url = flag("url", .url, "The final URL, after redirects.")
+    static let redirects = flag("redirects", .redirects,
+                                "The redirects followed, oldest first: a list of `{status, location, url, query}` (the query decoded).")
 
     /// `status: true`: a source with nothing to choose.
     private static func flag(_ key: String, _ source: CaptureSource, _ description: String) -> CaptureSourceKind {

@@ -27,7 +27,7 @@ package final class ExpectationKind: Sendable {
 extension ExpectationKind {
     /// Every kind, in the order a step's expectations are checked and reported (the status
     /// first: the others' results are appended to its list).
-    package static let all: [ExpectationKind] = [status, headers, json, body, bytes, schema, duration, cookies, httpVersion]
+    package static let all: [ExpectationKind] = [status, headers, json, body, bytes, schema, duration, cookies, httpVersion, url, redirects]
 
     /// The keys of `expect:`, for the decoder's did-you-mean.
     package static let keys: [String] = all.map(\.shape.key)
@@ -123,6 +123,33 @@ extension ExpectationKind {
         comparesAsText: true
     ) { decoder, kind, value, _ in
         decoder.matcher(value, .init(allowsObjectEquality: false)).flatMap(decoder.knownHTTPVersion).map { [kind.expecting(.httpVersion, $0)] } ?? []
+    }
+
+    static let url = ExpectationKind(
+        CheckShape(key: "url", operand: .matcher(.values),
+                   description: "The final URL, the last hop's after redirects were followed; a value or predicates.",
+                   example: "url: { ends_with: /welcome }")
+    ) { decoder, kind, value, _ in
+        decoder.matcher(value, .init(allowsObjectEquality: false)).map { [kind.expecting(.url, $0)] } ?? []
+    }
+
+    /// The parts of one hop of `redirects:` written as a list.
+    static let redirectHop: [FieldShape] = [
+        FieldShape(key: "status", operand: .matcher(.values), isRequired: false, description: "the redirect's status code"),
+        FieldShape(key: "location", operand: .matcher(.values), isRequired: false,
+                   description: "its Location header, as the server sent it"),
+        FieldShape(key: "url", operand: .matcher(.values), isRequired: false, description: "the URL the hop requested"),
+        FieldShape(key: "query", operand: .named(.matcher(.values)), isRequired: false,
+                   description: "parameters of its Location's decoded query, by name"),
+    ]
+
+    static let redirects = ExpectationKind(
+        CheckShape(key: "redirects", operand: .redirects(hops: redirectHop),
+                   description: "The redirects followed: how many (a number, a template or predicates), or the list of hops, "
+                       + "each with its `status`, `location`, `url` and decoded `query` parameters, every one a value or predicates.",
+                   example: "redirects: [{ status: 302, location: { starts_with: /login } }, { status: 301 }]")
+    ) { decoder, kind, value, _ in
+        decoder.redirectChecks(value, hops: redirectHop) { kind.expecting($0, $1) }
     }
 
     /// An expectation of this kind checked by a matcher, its passed record at the matcher.
