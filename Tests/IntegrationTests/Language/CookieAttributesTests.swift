@@ -54,4 +54,30 @@ struct CookieAttributesTests {
         #expect(failures.first?["actual"]?["json"]?.stringValue == "Strict")
         #expect(failures.last?["location"]?["line"]?.int == 23)
     }
+
+    @Test("a header sent twice is a list: each, contains, length under headers, and nth(n) of steps.<id>.headers")
+    func repeatedHeaders() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("repeated.yaml", """
+            name: repeated headers
+            steps:
+              - id: two
+                request: { url: "{{ base_url }}/cookies/attributes" }
+                expect:
+                  headers:
+                    Set-Cookie:
+                      all: [{ length: 2 }, { contains: plain=p-1 }, { each: { matches: '^[a-z]+=' } }]
+              - request:
+                  method: POST
+                  url: "{{ base_url }}/echo"
+                  json: { second: "{{ steps.two.headers['set-cookie'] | nth(1) }}", last: "{{ steps.two.headers['SET-COOKIE'] | nth(-1) }}" }
+                expect:
+                  json:
+                    $.json.second: plain=p-1
+                    $.json.last: plain=p-1
+            """)
+        let result = try await Courier.run(files: ["repeated.yaml"], workspace: workspace, server: server)
+        #expect(result.status == 0, result.context)
+    }
 }

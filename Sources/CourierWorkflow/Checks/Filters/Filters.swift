@@ -6,7 +6,7 @@ import Foundation
 package enum Filters {
     /// As the docs and `courier schema` list them (`known filters: …` sorts the names).
     package static let all: [FilterDefinition] = [
-        `default`, upper, lower, trim, length, first, last, base64Encode, base64Decode, urlEncode, json, sha256, int, float, string,
+        `default`, upper, lower, trim, length, first, last, nth, base64Encode, base64Decode, urlEncode, json, sha256, int, float, string,
         toDate, formatDate, unix, daysBeforeNow, daysAfterNow,
     ]
 
@@ -49,6 +49,27 @@ package enum Filters {
 
     static let first = end("first", "The first item of an array or character of a string.", example: "{{ items | first }}")
     static let last = end("last", "The last item of an array or character of a string.", example: "{{ items | last }}")
+
+    static let nth = FilterDefinition(
+        CallShape(name: "nth", arguments: 1...1, input: "an array",
+                  description: "The item at an index from 0; a negative one counts from the end (-1 is the last). "
+                      + "A header sent several times is an array of its values.",
+                  example: "{{ steps.login.headers['set-cookie'] | nth(1) }}")
+    ) { input, arguments, call throws(EvaluationError) in
+        guard case .array(let items) = input else {
+            var hint = ""
+            if case .string = input { hint = " (a header sent once is a string, not an array)" }
+            throw EvaluationError(.type, "filter 'nth' needs an array, found \(input.kindDescription)\(hint)", at: call.range)
+        }
+        guard case .number(let number) = arguments[0], let index = number.intValue else {
+            throw EvaluationError(.type, "filter 'nth' needs a whole number for its index, found \(arguments[0].kindDescription)", at: call.range)
+        }
+        let position = index < 0 ? items.count + index : index
+        guard items.indices.contains(position) else {
+            throw EvaluationError(.undefined, "filter 'nth': index \(index) is out of range (\(items.count) items)", at: call.range)
+        }
+        return items[position]
+    }
 
     static let base64Decode = FilterDefinition(
         CallShape(name: "base64_decode", input: "a string", description: "The UTF-8 text of base64 (its `=` padding may be left off).",
