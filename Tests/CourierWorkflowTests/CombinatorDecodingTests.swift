@@ -33,6 +33,13 @@ import Testing
         #expect(problems("{ all: [{ contains: ok }] }", under: "body") == [])
         #expect(problems("{ s: { any: [a, b] } }", under: "cookies") == [])
         #expect(problems("{ any: [{ lt: 500ms }, { lt: 1s }] }", under: "duration") == [])
+        #expect(problems("[{ status: { any: [301, 302] }, location: { all: [{ starts_with: / }, { contains: next }] } }]", under: "redirects") == [])
+        #expect(problems("{ any: [0, { gte: 2 }] }", under: "redirects") == [])
+        #expect(problems("{ session: { path: { any: [/, /app] }, max_age: { all: [{ gt: 0 }, { lt: 99999 }] } } }", under: "cookies") == [])
+        #expect(problems("{ any: [\"1.1\", \"2\"] }", under: "http_version") == [])
+        #expect(problems("{ length: { all: [{ gt: 0 }, { lt: 100 }] } }", under: "bytes") == [])
+        let capture = "steps:\n  - request: { url: http://h/ }\n    capture:\n      n: { json: $.n, expect: { all: [{ gt: 0 }, { not: { any: [5, 7] } }] } }\n"
+        #expect(throws: Never.self) { try decodeWorkflow(text: capture, path: "t.yaml", sources: SourceStore()).get() }
     }
 
     @Test(arguments: [

@@ -159,6 +159,40 @@ struct ConsoleGoldenTests {
         try check("dates-versions", Self.normalised(result.stdout, server: server), result.context)
     }
 
+    @Test("failed capture checks and cookie attributes: each names its capture or attribute with expected and actual (golden, and the HTML report)")
+    func captureChecksAndCookieAttributes() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("captures.yaml", """
+            name: capture checks
+            continue_on_failure: true
+            steps:
+              - name: checked capture
+                request: { method: POST, url: "{{ base_url }}/echo", json: { n: 3, code: eur } }
+                capture:
+                  n: { json: $.json.n, expect: { gt: 10 } }
+                  code: { regex: { json: $.json.code, pattern: '^(\\w+)$' }, expect: { matches: '^[A-Z]{3}$' } }
+                expect:
+                  json:
+                    $.json.n: { lt: "{{ request.json.n }}" }
+              - name: cookie attributes
+                request: { url: "{{ base_url }}/cookies/attributes" }
+                expect:
+                  cookies:
+                    session: { path: /, same_site: Lax, secure: true }
+            """)
+        let result = try await Courier.run(files: ["captures.yaml"], workspace: workspace, server: server,
+                                           extra: ["--html", "report.html"])
+        #expect(result.status == 1, result.context)
+        let html = try String(contentsOf: workspace.url.appendingPathComponent("report.html"), encoding: .utf8)
+        for shown in ["capture n: expected &gt; 10, got 3", "cookie session same_site: expected &quot;Lax&quot;, got &quot;Strict&quot;"] {
+            #expect(html.contains(shown), "the HTML report does not show \(shown)")
+        }
+        // The echoed body names the server's port.
+        let host = server.baseURL.replacingOccurrences(of: "http://", with: "")
+        try check("capture-checks", Self.normalised(result.stdout, server: server).replacingOccurrences(of: host, with: "<host>"), result.context)
+    }
+
     /// A step that fails twice (its server counts by `key`) and passes on the third attempt.
     private func runFlakyStep(key: String, extra: [String] = []) async throws -> (ProcessResult, TestServer, String) {
         let server = try TestServer.shared()
