@@ -19,6 +19,7 @@ import base64
 import codecs
 import gzip
 import hashlib
+import hmac
 import json
 import os
 import re
@@ -526,6 +527,7 @@ class Handler(BaseHTTPRequestHandler):
         # Retries and polling (issue 12): per-key counters, so parallel tests never collide.
         (r"/retry/after-date", "*", "retry_after_date"),
         (r"/jobs/(?P<key>[A-Za-z0-9_.-]+)", "GET", "job"),
+        (r"/jwt/(?P<kind>[a-z_]+)", "GET", "jwt"),
     ]
     COMPILED = [(re.compile("^" + p + "/?$"), m, h) for p, m, h in ROUTES]
 
@@ -758,6 +760,35 @@ class Handler(BaseHTTPRequestHandler):
         if state == "done":
             payload["result"] = f"result-of-{key}"
         self.send_json(200, payload)
+
+    JWT_SECRET = "courier-jwt-test-secret-0123456789"
+    JWT_HASHES = {"HS256": hashlib.sha256, "HS384": hashlib.sha384, "HS512": hashlib.sha512}
+
+    def h_jwt(self, kind):
+        """`/jwt/<kind>?alg=HS256&secret=S`: {"access_token": a JWT} signed with HMAC (S, or
+        JWT_SECRET): `valid` (aud my-api, exp in 10 minutes), `tampered` (its payload swapped
+        after signing), `expired` (exp 10 minutes ago), `wrong_audience` (aud other-api)."""
+        alg = self.query.get("alg", ["HS256"])[-1]
+        secret = self.query.get("secret", [self.JWT_SECRET])[-1].encode()
+        if alg not in self.JWT_HASHES or kind not in ("valid", "tampered", "expired", "wrong_audience"):
+            return self.fail(400, "unknown kind or alg")
+        now = int(time.time())
+        claims = {"sub": "user-42", "iss": "https://auth.example", "aud": ["my-api"], "scope": "read write",
+                  "iat": now, "nbf": now - 5, "exp": now + 600}
+        if kind == "expired":
+            claims["exp"] = now - 600
+        if kind == "wrong_audience":
+            claims["aud"] = "other-api"
+
+        def b64(data: bytes) -> str:
+            return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+        head = b64(json.dumps({"alg": alg, "typ": "JWT"}).encode())
+        body = b64(json.dumps(claims).encode())
+        signature = b64(hmac.new(secret, f"{head}.{body}".encode(), self.JWT_HASHES[alg]).digest())
+        if kind == "tampered":
+            body = b64(json.dumps(dict(claims, sub="admin")).encode())
+        self.send_json(200, {"access_token": f"{head}.{body}.{signature}", "token_type": "Bearer"})
 
     def h_json(self):
         n = qint(self.query, "size", 10, 0, 5_000_000)

@@ -1,0 +1,63 @@
+import CourierJSON
+import CourierResults
+import CourierWorkflow
+import Foundation
+
+/// The `jwt` predicate's share of the engine: its operand rendered with the engine's clock
+/// and the run's secrets, and its `claims:` checked as nested matchers.
+extension MatcherEvaluator {
+    /// The rendered requirements for `token`. A token checked with a secret key, or one that
+    /// holds a secret, is registered as a secret itself: its payload is only base64, so every
+    /// output showing it would show its claims (which are then named, never shown).
+    func requirements(_ operand: JWTOperand, token: JSONValue?) throws(EvaluationError) -> JWTRequirements {
+        let key = try renderer.value(operand.key).interpolationText
+        guard !key.isEmpty else { throw EvaluationError(.invalid, "'key' of 'jwt' is empty once rendered", at: operand.key.range) }
+        let audience = try operand.audience.map { value throws(EvaluationError) in try renderer.value(value).interpolationText }
+        let issuer = try operand.issuer.map { value throws(EvaluationError) in try renderer.value(value).interpolationText }
+        var hides = false
+        if let secrets {
+            let policy = secrets.policy
+            let tokenText = token.map(TemplateRenderer.interpolation)
+            hides = policy.mask(key) != key || tokenText.map { policy.mask($0) != $0 } == true
+            if hides, case .string(let text)? = token { secrets.register(text) }
+        }
+        let leeway = operand.leeway.components
+        let seconds = renderer.functions.now().timeIntervalSince1970
+        return JWTRequirements(key: Array(key.utf8), algorithms: operand.algorithms, audience: audience, issuer: issuer,
+                               leewayMicroseconds: leeway.seconds * 1_000_000 + leeway.attoseconds / 1_000_000_000_000,
+                               now: DateInstant(microseconds: Int64((seconds * 1_000_000).rounded(.down))),
+                               hidesClaimValues: hides)
+    }
+
+    /// Each of `claims:` against the verified token's claim of that name, as
+    /// "`subject` claim 'sub'". Hiding values, a failure says which claim and what was
+    /// expected, never what the claim holds.
+    func check(claims operand: JWTOperand, of claims: JSONObject, hidingValues: Bool, subject: String) -> [ExpectationResult] {
+        operand.claims.flatMap { claim in
+            let claimSubject = "\(subject) claim '\(claim.name)'"
+            let failures = check(claim.matcher, actual: claims[claim.name], subject: claimSubject)
+            guard hidingValues else { return failures }
+            return failures.map { failure in
+                var hidden = failure
+                if claims[claim.name] != nil {
+                    hidden.message = "\(claimSubject): does not match (the token is a secret: its claim values are not shown)"
+                    hidden.actual = .words("(hidden: a secret token's claim)")
+                }
+                return hidden
+            }
+        }
+    }
+
+    /// The operand as a passed record shows it: every requirement but the key.
+    func json(of operand: JWTOperand) -> JSONValue {
+        var fields: [(String, JSONValue)] = []
+        if !operand.algorithms.isEmpty { fields.append(("algorithms", .array(operand.algorithms.map { .string($0.name) }))) }
+        if let audience = operand.audience { fields.append(("audience", (try? renderer.value(audience)) ?? .null)) }
+        if let issuer = operand.issuer { fields.append(("issuer", (try? renderer.value(issuer)) ?? .null)) }
+        if operand.leeway != .zero { fields.append(("leeway", .string("\(operand.leeway)"))) }
+        if !operand.claims.isEmpty {
+            fields.append(("claims", .object(JSONObject(operand.claims.map { ($0.name, expected($0.matcher).json ?? .null) }))))
+        }
+        return .object(JSONObject(fields))
+    }
+}

@@ -1,0 +1,109 @@
+@testable import CourierEngine
+import CourierJSON
+import CourierResults
+@testable import CourierWorkflow
+import Foundation
+import Testing
+
+/// 2026-11-30T12:00:00Z, the clock every check here runs on.
+private let now: Int64 = 1_796_040_000
+private let pinned = BuiltinFunctions(clock: { Date(timeIntervalSince1970: Double(now)) })
+
+/// A compact JWS signed with `key` (HS256 unless `alg` says otherwise).
+func jwt(_ claims: String, key: String = "s3cret-key-123", alg: String = "HS256", header: String? = nil) -> String {
+    let head = Base64URL.encode(Array((header ?? "{\"alg\":\"\(alg)\",\"typ\":\"JWT\"}").utf8))
+    let body = Base64URL.encode(Array(claims.utf8))
+    let hash: HMAC.Hash = alg == "HS384" ? .sha384 : alg == "HS512" ? .sha512 : .sha256
+    return head + "." + body + "." + Base64URL.encode(HMAC.code(hash, key: Array(key.utf8), message: Array("\(head).\(body)".utf8)))
+}
+
+private let valid = "{\"sub\":\"user-42\",\"aud\":[\"my-api\",\"other\"],\"iss\":\"https://auth.example\",\"scope\":\"read write\",\"exp\":\(now + 600),\"nbf\":\(now - 60)}"
+
+/// Runs one step whose response holds `token` as `$.t`, checked with `predicate`.
+private func check(_ token: String, _ predicate: String, secrets: String = "") async throws -> EngineRun {
+    let yaml = """
+    \(secrets)
+    steps:
+      - name: s
+        request: { url: "http://x/" }
+        expect:
+          json:
+            $.t: { jwt: \(predicate) }
+    """
+    let body = String(decoding: try JSONSerialization.data(withJSONObject: ["t": token]), as: UTF8.self)
+    return try await run(yaml, transport: FakeTransport(always: jsonResponse(200, body)), functions: pinned)
+}
+
+@Suite struct JWTPredicateTests {
+    @Test(arguments: ["HS256", "HS384", "HS512"])
+    func validTokenPasses(alg: String) async throws {
+        let run = try await check(jwt(valid, alg: alg), """
+            { key: s3cret-key-123, algorithms: [\(alg)], audience: my-api, issuer: "https://auth.example",
+              claims: { sub: { starts_with: user- }, scope: { contains: read } } }
+            """)
+        #expect(run.steps.first?.outcome.isPassed == true, "\(run.failures())")
+    }
+
+    @Test(arguments: [
+        // Each failure has its own reason.
+        (jwt(valid, key: "another-key"), "{ key: s3cret-key-123 }", "json $.t: signature does not verify with the key (HS256)"),
+        (jwt(valid).replacingOccurrences(of: ".eyJ", with: ".eyK"), "{ key: s3cret-key-123 }", "json $.t: not a JWT (the payload is not JSON: invalid UTF-8 byte 0xB3)"),
+        (tampered(jwt(valid)), "{ key: s3cret-key-123 }", "json $.t: signature does not verify with the key (HS256)"),
+        (jwt("{\"exp\":\(now - 10)}"), "{ key: s3cret-key-123 }",
+         "json $.t: expired at 2026-11-30T11:59:50.000000Z (now 2026-11-30T12:00:00.000000Z)"),
+        (jwt("{\"exp\":\(now - 40)}"), "{ key: s3cret-key-123, leeway: 30s }",
+         "json $.t: expired at 2026-11-30T11:59:20.000000Z (now 2026-11-30T12:00:00.000000Z) with a leeway of 30s"),
+        (jwt("{\"nbf\":\(now + 100)}"), "{ key: s3cret-key-123 }",
+         "json $.t: not valid before 2026-11-30T12:01:40.000000Z (now 2026-11-30T12:00:00.000000Z)"),
+        (jwt("{\"aud\":\"web\"}"), "{ key: s3cret-key-123, audience: my-api }", "json $.t: audience \"web\" does not contain \"my-api\""),
+        (jwt("{}"), "{ key: s3cret-key-123, audience: my-api }", "json $.t: has no 'aud' claim, so its audience does not contain \"my-api\""),
+        (jwt("{\"iss\":\"evil\"}"), "{ key: s3cret-key-123, issuer: good }", "json $.t: issuer \"evil\" is not \"good\""),
+        (jwt(valid, alg: "HS512"), "{ key: s3cret-key-123, algorithms: [HS256] }", "json $.t: algorithm HS512 is not allowed (allowed: HS256)"),
+        (jwt("{}", header: "{\"alg\":\"none\"}"), "{ key: s3cret-key-123 }", "json $.t: algorithm none is never accepted: an unsigned token proves nothing"),
+        (jwt("{}", header: "{\"alg\":\"RS256\"}"), "{ key: s3cret-key-123 }", "json $.t: algorithm RS256 is not supported yet (Courier verifies HS256, HS384, HS512)"),
+        (jwt("{}", header: "{\"typ\":\"JWT\"}"), "{ key: s3cret-key-123 }", "json $.t: not a JWT (the header has no 'alg')"),
+        ("abc.def", "{ key: s3cret-key-123 }", "json $.t: not a JWT (2 parts separated by '.', where a signed JWT has 3)"),
+        ("e30.e30.a+b", "{ key: s3cret-key-123 }", "json $.t: not a JWT (the signature is not base64url: '+' at character 2 is not base64url)"),
+        ("WzFd.e30.", "{ key: s3cret-key-123 }", "json $.t: not a JWT (the header is an array, not a JSON object)"),
+        (jwt("{\"sub\":\"admin\"}"), "{ key: s3cret-key-123, claims: { sub: { starts_with: user- } } }",
+         "json $.t claim 'sub': expected to start with \"user-\""),
+        (jwt("{}"), "{ key: s3cret-key-123, claims: { sub: user-1 } }", "json $.t claim 'sub': expected \"user-1\", but there is no value"),
+    ])
+    func eachFailureHasItsReason(token: String, predicate: String, message: String) async throws {
+        let run = try await check(token, predicate)
+        let messages = run.failures().map(\.message)
+        #expect(messages.count == 1 && messages[0].hasPrefix(message), "\(messages)")
+    }
+
+    /// A token checked with a secret key: claims are named, their values never shown, and the
+    /// token itself becomes a secret of the run (its payload is only base64).
+    @Test func secretKeyHidesClaimValues() async throws {
+        let token = jwt("{\"sub\":\"admin-7\",\"aud\":\"web\"}")
+        let secrets = "secrets: { jwt_secret: s3cret-key-123 }"
+        let claim = try await check(token, "{ key: \"{{ jwt_secret }}\", claims: { sub: { starts_with: user- } } }", secrets: secrets)
+        let failure = try #require(claim.failures().first)
+        #expect(failure.message == "json $.t claim 'sub': does not match (the token is a secret: its claim values are not shown)")
+        #expect(!failure.message.contains("admin-7") && failure.actual?.rendered.contains("admin-7") == false)
+        #expect(claim.secrets.contains(token))
+        let audience = try await check(token, "{ key: \"{{ jwt_secret }}\", audience: my-api }", secrets: secrets)
+        #expect(audience.failures().map(\.message) == ["json $.t: audience 'aud' does not contain \"my-api\""])
+    }
+
+    @Test func notAString() async throws {
+        let yaml = """
+        steps:
+          - name: s
+            request: { url: "http://x/" }
+            expect: { json: { $.t: { jwt: { key: k } } } }
+        """
+        let run = try await CourierEngineTests.run(yaml, transport: FakeTransport(always: jsonResponse(200, "{\"t\": 5}")), functions: pinned)
+        #expect(run.failures().map(\.message) == ["json $.t: 'jwt' needs a string (a JWT), but the value is a number"])
+    }
+}
+
+/// The token with its payload's `sub` changed and the signature kept: what an attacker sends.
+private func tampered(_ token: String) -> String {
+    let parts = token.split(separator: ".").map(String.init)
+    let forged = Base64URL.encode(Array("{\"sub\":\"admin\",\"exp\":\(now + 600)}".utf8))
+    return parts[0] + "." + forged + "." + parts[2]
+}
