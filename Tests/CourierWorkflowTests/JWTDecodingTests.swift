@@ -51,7 +51,7 @@ import Testing
 
     /// A template in the key, the audience or a claim is name-checked like any other.
     @Test func templatesAreNameChecked() throws {
-        let yaml = "secrets: { jwt_secret: k }\nvars: { user: u }\nsteps:\n  - request: { url: http://h/ }\n    expect:\n      json:\n"
+        let yaml = "secrets: { jwt_secret: k-secret }\nvars: { user: u }\nsteps:\n  - request: { url: http://h/ }\n    expect:\n      json:\n"
             + "        $.a: { jwt: { key: \"{{ jwt_secert }}\", audience: \"{{ audiense }}\", claims: { sub: \"{{ usr }}\" } } }\n"
         let workflow = try decodeWorkflow(text: yaml, path: "t.yaml", sources: SourceStore()).get()
         let found = VariableChecker.check(workflow, externalNames: [], commandLineKnown: true).map(\.description)

@@ -32,14 +32,14 @@ import Testing
             name: tokens
             vars: { jwt_secret: \(Self.secret) }
             steps:
-            \(step("hs256", "valid?alg=HS256", extra: "\n                algorithms: [HS256]"))
+            \(step("hs256", "valid?alg=HS256", extra: "\n            algorithms: [HS256]"))
             \(step("hs384", "valid?alg=HS384"))
             \(step("hs512", "valid?alg=HS512"))
             \(step("tampered", "tampered"))
             \(step("wrong key", "valid", key: "not-the-key"))
             \(step("expired", "expired"))
             \(step("wrong audience", "wrong_audience"))
-            \(step("not allowed", "valid?alg=HS512", extra: "\n                algorithms: [HS256]"))
+            \(step("not allowed", "valid?alg=HS512", extra: "\n            algorithms: [HS256]"))
             """
         let run = try await TransportRun.run(yaml, arguments: ["--json", "report.json", "--html", "report.html"])
         #expect(run.result.status == 1, run.result.context)
