@@ -60,7 +60,10 @@ private func check(_ token: String, _ predicate: String, secrets: String = "") a
         (jwt("{\"iss\":\"evil\"}"), "{ key: s3cret-key-123, issuer: good }", "json $.t: issuer \"evil\" is not \"good\""),
         (jwt(valid, alg: "HS512"), "{ key: s3cret-key-123, algorithms: [HS256] }", "json $.t: algorithm HS512 is not allowed (allowed: HS256)"),
         (jwt("{}", header: "{\"alg\":\"none\"}"), "{ key: s3cret-key-123 }", "json $.t: algorithm none is never accepted: an unsigned token proves nothing"),
-        (jwt("{}", header: "{\"alg\":\"RS256\"}"), "{ key: s3cret-key-123 }", "json $.t: algorithm RS256 is not supported yet (Courier verifies HS256, HS384, HS512)"),
+        (jwt("{}", header: "{\"alg\":\"RS256\"}"), "{ key: s3cret-key-123 }", "json $.t: algorithm RS256 needs public keys in 'jwks', and this check gives only a shared 'key'"),
+        (jwt("{}", header: "{\"alg\":\"PS256\"}"), "{ key: s3cret-key-123 }", "json $.t: algorithm PS256 is not supported yet (Courier verifies HS256, HS384, HS512, RS256, ES256)"),
+        // The algorithm-confusion attack: an HS256 token "signed" with the public key is never checked against the JWKS.
+        (jwt("{}"), "{ jwks: { keys: [{ kty: RSA, n: AQAB, e: AQAB }] } }", "json $.t: algorithm HS256 needs a shared 'key', and this check gives only 'jwks'"),
         (jwt("{}", header: "{\"typ\":\"JWT\"}"), "{ key: s3cret-key-123 }", "json $.t: not a JWT (the header has no 'alg')"),
         ("abc.def", "{ key: s3cret-key-123 }", "json $.t: not a JWT (2 parts separated by '.', where a signed JWT has 3)"),
         ("e30.e30.a+b", "{ key: s3cret-key-123 }", "json $.t: not a JWT (the signature is not base64url: '+' at character 2 is not base64url)"),

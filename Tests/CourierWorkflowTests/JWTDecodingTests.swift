@@ -18,6 +18,8 @@ import Testing
 
     @Test func wellFormedOperandsDecode() throws {
         #expect(problems("{ jwt: { key: k } }") == [])
+        #expect(problems("{ jwt: { jwks: keys.json, algorithms: [RS256, ES256] } }") == [])
+        #expect(problems("{ jwt: { jwks: { keys: [] } } }") == [])
         #expect(problems("{ jwt: { key: \"{{ x }}\", algorithms: [HS256, HS512], audience: a, issuer: \"{{ x }}\", leeway: 30s } }") == [])
         #expect(problems("{ jwt: { key: k, algorithms: HS384, claims: { sub: { starts_with: u- }, n: 3, o: { a: 1 } } } }") == [])
         let workflow = try decoded("{ jwt: { key: k, algorithms: [hs256], leeway: 1.5s, claims: { sub: user-1, n: { gt: 2 } } } }").get()
@@ -31,11 +33,12 @@ import Testing
     }
 
     @Test(arguments: [
-        ("{ jwt: { audience: a } }", "t.yaml:5:21: error: 'jwt' needs 'key' (the shared secret of HS256/384/512, e.g. key: \"{{ jwt_secret }}\")"),
+        ("{ jwt: { audience: a } }", "t.yaml:5:21: error: 'jwt' needs 'key' (the shared secret of HS256/384/512, e.g. key: \"{{ jwt_secret }}\") or 'jwks' (a JWKS file for RS256/ES256)"),
         ("{ jwt: { key: k, audiance: a } }", "t.yaml:5:31: error: unknown key 'audiance' in 'jwt'; did you mean 'audience'?"),
         ("{ jwt: { key: k, algorithms: [HS265] } }", "t.yaml:5:44: error: unknown algorithm 'HS265'; did you mean 'HS256'?"),
         ("{ jwt: { key: k, algorithms: [none] } }", "t.yaml:5:44: error: algorithm 'none' is never allowed: an unsigned token proves nothing"),
-        ("{ jwt: { key: k, algorithms: [RS256] } }", "t.yaml:5:44: error: unknown algorithm 'RS256'; RS256 is not supported yet, Courier verifies HS256, HS384, HS512"),
+        ("{ jwt: { key: k, algorithms: [PS256] } }", "t.yaml:5:44: error: unknown algorithm 'PS256'; PS256 is not supported yet, Courier verifies HS256, HS384, HS512, RS256, ES256"),
+        ("{ jwt: { jwks: [k] } }", "t.yaml:5:29: error: 'jwks' of 'jwt' needs a JWKS file's path or the JWKS itself, found a sequence"),
         ("{ jwt: { key: k, algorithms: [] } }", "t.yaml:5:43: error: 'algorithms' needs at least one algorithm, like [HS256]"),
         ("{ jwt: { key: k, leeway: soon } }", "t.yaml:5:39: error: invalid duration 'soon' for 'leeway'; write e.g. 250ms, 2s, 1.5s, 1m or a number of seconds"),
         ("{ jwt: { key: k, claims: [sub] } }", "t.yaml:5:39: error: expected a mapping for 'claims' of 'jwt', found a sequence"),

@@ -1,19 +1,24 @@
 import CourierDiagnostics
 
 extension WorkflowDecoder {
-    private static let jwtKeys = ["key", "algorithms", "audience", "issuer", "leeway", "claims"]
+    private static let jwtKeys = ["key", "jwks", "algorithms", "audience", "issuer", "leeway", "claims"]
 
     /// The `jwt` predicate's mapping (``JWTOperand``), every problem at its own place.
     func jwtOperand(_ node: YAMLNode, _ context: MatcherContext) -> JWTOperand? {
         guard let found = fields(node, in: "'jwt'", allowed: Self.jwtKeys) else { return nil }
         var fits = true
-        guard let keyNode = found["key"] else {
-            error("'jwt' needs 'key' (the shared secret of HS256/384/512, e.g. key: \"{{ jwt_secret }}\")", at: node.range)
+        guard found.has("key") || found.has("jwks") else {
+            error("'jwt' needs 'key' (the shared secret of HS256/384/512, e.g. key: \"{{ jwt_secret }}\") or 'jwks' (a JWKS file for RS256/ES256)", at: node.range)
             return nil
         }
-        let key = templateValue(keyNode)
-        if keyNode.scalar.map({ $0.value != .null && !$0.text.isEmpty }) != true {
+        let key = found["key"].map(templateValue)
+        if let keyNode = found["key"], keyNode.scalar.map({ $0.value != .null && !$0.text.isEmpty }) != true {
             error("'key' of 'jwt' needs the shared secret as text, found \(keyNode.scalar?.text.isEmpty == true ? "an empty string" : keyNode.kindDescription)", at: keyNode.range)
+            fits = false
+        }
+        let jwks = found["jwks"].map(templateValue)
+        if let jwksNode = found["jwks"], jwksNode.scalar.map({ $0.value != .null && !$0.text.isEmpty }) != true, jwksNode.mapping == nil {
+            error("'jwks' of 'jwt' needs a JWKS file's path or the JWKS itself, found \(jwksNode.kindDescription)", at: jwksNode.range)
             fits = false
         }
         let algorithms = found["algorithms"].map { jwtAlgorithms($0) } ?? []
@@ -37,7 +42,7 @@ extension WorkflowDecoder {
             } else { fits = false }
         }
         guard fits else { return nil }
-        return JWTOperand(key: key, algorithms: algorithms, audience: audience, issuer: issuer, leeway: leeway,
+        return JWTOperand(key: key, jwks: jwks, algorithms: algorithms, audience: audience, issuer: issuer, leeway: leeway,
                           claims: claims, range: node.range)
     }
 

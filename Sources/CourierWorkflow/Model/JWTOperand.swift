@@ -11,7 +11,10 @@ import CourierDiagnostics
 ///       claims: { sub: { starts_with: user- } }
 package struct JWTOperand: Sendable {
     /// The HS256/384/512 shared secret (a template, often of a secret).
-    package let key: TemplateValue
+    package let key: TemplateValue?
+    /// The RS256/ES256 public keys: a JWKS file's path (relative to the workflow), or the
+    /// JWKS itself (inline, or a template like `"{{ steps.keys.json }}"`).
+    package let jwks: TemplateValue?
     /// `algorithms:`; empty allows every supported algorithm (never `none`).
     package let algorithms: [JWTAlgorithm]
     package let audience: TemplateValue?
@@ -27,9 +30,10 @@ package struct JWTOperand: Sendable {
         package let matcher: Matcher
     }
 
-    package init(key: TemplateValue, algorithms: [JWTAlgorithm], audience: TemplateValue?, issuer: TemplateValue?,
+    package init(key: TemplateValue?, jwks: TemplateValue?, algorithms: [JWTAlgorithm], audience: TemplateValue?, issuer: TemplateValue?,
                  leeway: Duration, claims: [Claim], range: SourceRange) {
         self.key = key
+        self.jwks = jwks
         self.algorithms = algorithms
         self.audience = audience
         self.issuer = issuer

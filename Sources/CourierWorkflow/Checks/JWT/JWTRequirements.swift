@@ -4,7 +4,11 @@ import CourierJSON
 /// it is checked at: the resolved operand its evaluation sees (``ResolvedOperand/jwt(_:)``).
 package struct JWTRequirements {
     /// The shared secret of HS256/384/512, as bytes (the key's UTF-8 text).
-    package var key: [UInt8]
+    package var key: [UInt8]?
+    /// The JWKS (`{"keys": [...]}`) of RS256 and ES256, read.
+    package var jwks: JSONValue?
+    /// Checks RS256 and ES256 signatures (libcrypto, given by the engine).
+    package var verifier: (any JWTSignatureVerifier)?
     /// The algorithms a token may name; every supported one when empty.
     package var algorithms: [JWTAlgorithm]
     package var audience: String?
@@ -16,9 +20,11 @@ package struct JWTRequirements {
     /// The token or the key is a secret of the run: messages name claims, never show their values.
     package var hidesClaimValues: Bool
 
-    package init(key: [UInt8], algorithms: [JWTAlgorithm], audience: String?, issuer: String?,
+    package init(key: [UInt8]?, jwks: JSONValue? = nil, verifier: (any JWTSignatureVerifier)? = nil, algorithms: [JWTAlgorithm], audience: String?, issuer: String?,
                  leewayMicroseconds: Int64, now: DateInstant, hidesClaimValues: Bool) {
         self.key = key
+        self.jwks = jwks
+        self.verifier = verifier
         self.algorithms = algorithms
         self.audience = audience
         self.issuer = issuer
@@ -49,12 +55,52 @@ package struct JWTRequirements {
         if !algorithms.isEmpty, !algorithms.contains(algorithm) {
             return .failure(.problem("algorithm \(name) is not allowed (allowed: \(algorithms.map(\.name).joined(separator: ", ")))"))
         }
-        let expected = HMAC.code(algorithm.hash, key: key, message: token.signingInput)
-        guard HMAC.equal(expected, token.signature) else {
-            return .failure(.problem("signature does not verify with the key (\(name))"))
-        }
+        if let problem = signatureProblem(token, algorithm) { return .failure(problem) }
         if let problem = registeredClaimProblem(token.claims) { return .failure(.problem(problem)) }
         return .success(token.claims)
+    }
+
+    // MARK: - Signatures
+
+    /// Nil when the signature verifies. The key kind must match the algorithm: a public key
+    /// used as an HMAC secret is the algorithm-confusion attack, so HS* never reads the JWKS.
+    private func signatureProblem(_ token: JWTToken, _ algorithm: JWTAlgorithm) -> JWTProblem? {
+        let name = algorithm.name
+        if let hash = algorithm.hash {
+            guard let key else { return .problem("algorithm \(name) needs a shared 'key', and this check gives only 'jwks'") }
+            let expected = HMAC.code(hash, key: key, message: token.signingInput)
+            return HMAC.equal(expected, token.signature) ? nil : .problem("signature does not verify with the key (\(name))")
+        }
+        guard let jwks else { return .problem("algorithm \(name) needs public keys in 'jwks', and this check gives only a shared 'key'") }
+        guard let verifier else { return .problem("algorithm \(name) cannot be verified here") }
+        let candidates: [JSONObject]
+        switch JWKSet.candidates(jwks, for: algorithm, kid: token.header["kid"]) {
+        case .success(let keys): candidates = keys
+        case .failure(let problem): return problem
+        }
+        let signature: [UInt8]
+        if algorithm == .es256 {
+            guard let der = JWKPublicKey.ecdsaDER(token.signature) else {
+                return .problem("signature does not verify with the key (ES256 signatures are 64 bytes, this one is \(token.signature.count))")
+            }
+            signature = der
+        } else {
+            signature = token.signature
+        }
+        var lastProblem: JWTProblem?
+        for jwk in candidates {
+            let spki: [UInt8]
+            switch JWKPublicKey.spki(jwk, for: algorithm) {
+            case .success(let der): spki = der
+            case .failure(let problem): lastProblem = problem; continue
+            }
+            switch verifier.verify(publicKey: spki, message: token.signingInput, signature: signature) {
+            case .success(true): return nil
+            case .success(false): continue
+            case .failure(let problem): return problem
+            }
+        }
+        return lastProblem ?? .problem("signature does not verify with the key (\(name))")
     }
 
     // MARK: - Registered claims (RFC 7519 §4.1)

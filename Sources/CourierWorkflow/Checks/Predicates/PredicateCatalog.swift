@@ -1,7 +1,7 @@
 /// Every predicate of spec section 7, in the order suggestions list them: the one list the
 /// decoder, the name checker, the engine and `courier schema` read.
 extension PredicateDefinition {
-    package static let all: [PredicateDefinition] = comparison + containment + structure + tokens
+    package static let all: [PredicateDefinition] = comparison + containment + structure
 
     /// The keys, for did-you-mean and "valid predicates are …".
     package static let names: [String] = all.map(\.shape.key)

@@ -1,10 +1,8 @@
 import CourierJSON
 
-/// Tokens: `jwt`.
+/// Tokens: `jwt`, listed among the formats of ``structure`` (before the combinators, which
+/// suggestions list last); in a file of its own for its size.
 extension PredicateDefinition {
-    /// In the order suggestions and `courier schema` list them.
-    static let tokens: [PredicateDefinition] = [jwt]
-
     /// A signed JWT (RFC 7519): signature first, then `exp`/`nbf` against the engine's clock,
     /// `aud` and `iss`, then each of `claims:` (which the engine checks as nested matchers).
     static let jwt = PredicateDefinition(
