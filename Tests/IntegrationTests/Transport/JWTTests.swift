@@ -101,4 +101,41 @@ import Testing
             #expect(!everything.contains(shown), "\(shown) is shown\n\(run.result.context)")
         }
     }
+
+    @Test("jwt RS256 and ES256: tokens signed with openssl verify against the server's JWKS (libcrypto); tampered and wrong audience fail")
+    func publicKeyTokens() async throws {
+        let http = try await TransportFixtures.shared.server(.http)
+        func step(_ name: String, _ path: String, _ algorithms: String) -> String {
+            """
+              - name: \(name)
+                continue_on_failure: true
+                request: { url: "\(http.baseURL)/jwt/\(path)" }
+                expect:
+                  json:
+                    $.access_token: { jwt: { jwks: "{{ steps.keys.json }}", algorithms: \(algorithms), audience: my-api, claims: { sub: user-42 } } }
+            """
+        }
+        let run = try await TransportRun.run("""
+            name: public keys
+            steps:
+              - name: keys
+                id: keys
+                request: { url: "\(http.baseURL)/jwks" }
+            \(step("rs256", "valid?alg=RS256", "[RS256]"))
+            \(step("es256", "valid?alg=ES256", "[ES256]"))
+            \(step("rs256 tampered", "tampered?alg=RS256", "[RS256, ES256]"))
+            \(step("es256 tampered", "tampered?alg=ES256", "[RS256, ES256]"))
+            \(step("es256 audience", "wrong_audience?alg=ES256", "[ES256]"))
+            \(step("rs256 not allowed", "valid?alg=RS256", "[ES256]"))
+            """)
+        #expect(run.result.status == 1, run.result.context)
+        let out = run.result.stdout
+        for name in ["keys", "rs256", "es256"] {
+            #expect(out.line(containing: "PASS", name) != nil, "\(name)\n\(run.result.context)")
+        }
+        #expect(out.contains("$.access_token: signature does not verify with the key (RS256)"), run.result.context)
+        #expect(out.contains("$.access_token: signature does not verify with the key (ES256)"), run.result.context)
+        #expect(out.contains(#"$.access_token: audience "other-api" does not contain "my-api""#), run.result.context)
+        #expect(out.contains("$.access_token: algorithm RS256 is not allowed (allowed: ES256)"), run.result.context)
+    }
 }
