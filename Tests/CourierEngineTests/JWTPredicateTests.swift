@@ -110,3 +110,59 @@ private func tampered(_ token: String) -> String {
     let forged = Base64URL.encode(Array("{\"sub\":\"admin\",\"exp\":\(now + 600)}".utf8))
     return parts[0] + "." + forged + "." + parts[2]
 }
+
+// MARK: - RS256 and ES256
+
+/// Public keys and tokens made once with the openssl CLI (`genrsa 2048`, `ecparam prime256v1`,
+/// `dgst -sha256 -sign`); the private keys were not kept. Claims: sub user-7 / user-8, aud my-api.
+private let jwks = #"{"keys": [{"kty": "RSA", "kid": "rsa-1", "alg": "RS256", "use": "sig", "n": "2AhRccTbBO5uiB4lrVJNcmGjAaIYNKeREgfH0jNDdi_KUA_A2DGpTL_JoXBHTtUE_pDU2rJf7uxpHzocTwG5R7wAaHmB7bpmMhA87HQyxXjSU8xdEzUUfuR9_KatHVPpjdRwyJ827WUcx1Th3kWIFDdjIUqHoX0wzjspp3E0l7wnq0mTL7u2r-7_4llAkyare8FgBL1OfeVOgEmt7YQh72IBzaFsXonAEVFQ9s5yZo4GjljcWu5HO6PcAUQ1B1UgI7xaIzHBVuoKtCVCyzeXqCQSDk3GvDgmqp2DbWCo7MJA-zJe-v457_-mWtzCbtkzBSTPsZs6Jx_stphb59-UAQ", "e": "AQAB"}, {"kty": "EC", "kid": "ec-1", "crv": "P-256", "x": "YVnTDtT0GEKuEVcfLSfa4eowSY2DIO55QlNjlfkcNAA", "y": "9vV4ye_warUmEvz77V61BdWOFzP1_6KYaCyAVgI4NS0"}]}"#
+private let rs256 = "eyJhbGciOiJSUzI1NiIsImtpZCI6InJzYS0xIn0.eyJzdWIiOiJ1c2VyLTciLCJhdWQiOiJteS1hcGkifQ.limUK-s3UHcglqug6vKkqv6X_S5j4n4VwNKnif3QGMETiCPZAp4M1IhC4-d8vnfzWoQ6fZ5Z_0AU28NeGHi3jzX5tCUdlbBlCmiCSme5MCWvX00OiAuq2I_lueDK8ryJJRHHPiHS3rLCM-ZQZC0pkP6GBZdBx_veieNUAH9JNkHnogLZ9lyEBDNO8iqvVbI203R4bMwAw-eybUI_R1DCfbsUGaOLmR9YXYuMN3cLR8VfkGboscqx23vw-zkChBur9cCQuuGfagqK6TJEi40LeplJmmHN93GJJePZe73HZ_8nYxmW8HN29PVBy7I8DqumlbwmCZQJ0DOxY1cF342swQ"
+private let es256 = "eyJhbGciOiJFUzI1NiIsImtpZCI6ImVjLTEifQ.eyJzdWIiOiJ1c2VyLTgiLCJhdWQiOiJteS1hcGkifQ.rgmXQvBFU5ixzaLAXVw7dOVy71pPGCZx29dSB3QhVOTlQv99Pd7rQtE_LgLiUFVdhp-ora1GbhhegrJCUxQQ3A"
+
+@Suite(.serialized) struct JWTPublicKeyTests {
+    /// The JWKS as a file beside the test workflow (`jwks: keys.json` resolves against it).
+    private func writeKeys() throws {
+        let directory = URL(fileURLWithPath: testWorkflowPath).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(jwks.utf8).write(to: directory.appendingPathComponent("keys.json"))
+    }
+
+    @Test func rs256AndES256VerifyFromAFileAndInline() async throws {
+        try writeKeys()
+        for token in [rs256, es256] {
+            let fromFile = try await check(token, "{ jwks: keys.json, algorithms: [RS256, ES256], audience: my-api, claims: { sub: { starts_with: user- } } }")
+            #expect(fromFile.steps.first?.outcome.isPassed == true, "\(fromFile.failures())")
+            let inline = try await check(token, "{ jwks: \(jwks), audience: my-api }")
+            #expect(inline.steps.first?.outcome.isPassed == true, "\(inline.failures())")
+        }
+    }
+
+    @Test(arguments: [
+        (tamperedPublic(rs256), "{ jwks: keys.json }", "json $.t: signature does not verify with the key (RS256)"),
+        (tamperedPublic(es256), "{ jwks: keys.json }", "json $.t: signature does not verify with the key (ES256)"),
+        (rs256.replacingOccurrences(of: "InJzYS0xIn0", with: "InJzYS05In0"), "{ jwks: keys.json }",
+         "json $.t: no key in the JWKS has the token's kid \"rsa-9\" (kids: \"rsa-1\", \"ec-1\")"),
+        (es256, "{ jwks: keys.json, audience: web }", "json $.t: audience \"my-api\" does not contain \"web\""),
+        (rs256, "{ jwks: missing.json }", "json $.t: cannot read the JWKS file '/tmp/courier-etests/flows/missing.json'"),
+        (rs256, "{ jwks: { keys: 3 } }", "json $.t: the JWKS is not an object with a 'keys' list"),
+    ])
+    func publicKeyFailures(token: String, predicate: String, message: String) async throws {
+        try writeKeys()
+        let run = try await check(token, predicate)
+        let messages = run.failures().map(\.message)
+        #expect(messages.count == 1 && messages[0].hasPrefix(message), "\(messages)")
+    }
+
+    @Test func derEncodings() {
+        #expect(DER.integer([0x00, 0x00, 0x7f]) == [0x02, 0x01, 0x7f])
+        #expect(DER.integer([0x80]) == [0x02, 0x02, 0x00, 0x80])
+        #expect(DER.sequence([UInt8](repeating: 1, count: 200)).prefix(3) == [0x30, 0x81, 200])
+        #expect(JWKPublicKey.ecdsaDER([UInt8](repeating: 1, count: 63)) == nil)
+    }
+}
+
+/// The token with its claims swapped and its signature kept.
+private func tamperedPublic(_ token: String) -> String {
+    let parts = token.split(separator: ".").map(String.init)
+    return parts[0] + "." + Base64URL.encode(Array("{\"sub\":\"admin\",\"aud\":\"my-api\"}".utf8)) + "." + parts[2]
+}
