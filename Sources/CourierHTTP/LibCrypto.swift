@@ -28,13 +28,16 @@ package struct LibCrypto: @unchecked Sendable {
     private let clearError: ClearError
 
     /// The library, or why it cannot be used (its message names `libssl3`).
-    package static let loaded: Result<LibCrypto, LibraryUnavailable> = Result { () throws(LibraryUnavailable) -> LibCrypto in
-        let library = try LibraryUnavailable.open("libcrypto.so.3", package: "libssl3")
+    package static let loaded = load("libcrypto.so.3")
+
+    /// `name` loaded (another name only in tests: the message of a machine without it).
+    package static func load(_ name: String) -> Result<LibCrypto, LibraryUnavailable> { Result { () throws(LibraryUnavailable) -> LibCrypto in
+        let library = try LibraryUnavailable.open(name, package: "libssl3")
         return LibCrypto(d2iPubkey: try library.symbol("d2i_PUBKEY"), pkeyFree: try library.symbol("EVP_PKEY_free"),
                          mdCtxNew: try library.symbol("EVP_MD_CTX_new"), mdCtxFree: try library.symbol("EVP_MD_CTX_free"),
                          sha256: try library.symbol("EVP_sha256"), verifyInit: try library.symbol("EVP_DigestVerifyInit"),
                          verify: try library.symbol("EVP_DigestVerify"), clearError: try library.symbol("ERR_clear_error"))
-    }
+    } }
 
     /// Whether `signature` (PKCS #1 v1.5 for RSA, DER `ECDSA-Sig-Value` for EC) verifies over
     /// `message` with SHA-256 under `publicKey`, a DER SubjectPublicKeyInfo; nil when

@@ -1,4 +1,5 @@
 @testable import CourierEngine
+@testable import CourierHTTP
 import CourierJSON
 import CourierResults
 @testable import CourierWorkflow
@@ -151,6 +152,18 @@ private let es256 = "eyJhbGciOiJFUzI1NiIsImtpZCI6ImVjLTEifQ.eyJzdWIiOiJ1c2VyLTgi
         let run = try await check(token, predicate)
         let messages = run.failures().map(\.message)
         #expect(messages.count == 1 && messages[0].hasPrefix(message), "\(messages)")
+    }
+
+    /// A machine without libcrypto: the check fails naming the package, it does not crash.
+    @Test func missingLibcryptoNamesItsPackage() {
+        let verifier = LibCryptoVerifier(library: LibCrypto.load("libcrypto.so.999"))
+        guard case .failure(let problem) = verifier.verify(publicKey: [], message: [], signature: []) else {
+            Issue.record("expected a failure"); return
+        }
+        #expect(problem.reason.hasPrefix("RS256 and ES256 need libcrypto: cannot load libcrypto.so.999 ("), "\(problem.reason)")
+        #expect(problem.reason.hasSuffix("install it, e.g. 'apt-get install libssl3'"), "\(problem.reason)")
+        // And the real one is there, and refuses a key it cannot read rather than crashing.
+        #expect(LibCryptoVerifier().verify(publicKey: [0x30, 0x00], message: [], signature: []) == .failure(.problem("libcrypto cannot read the JWKS key")))
     }
 
     @Test func derEncodings() {

@@ -85,8 +85,10 @@ extension MatcherEvaluator {
 
 /// RS256 and ES256 through libcrypto, loaded when the first such token is checked.
 struct LibCryptoVerifier: JWTSignatureVerifier {
+    var library = LibCrypto.loaded
+
     func verify(publicKey: [UInt8], message: [UInt8], signature: [UInt8]) -> Result<Bool, JWTProblem> {
-        switch LibCrypto.loaded {
+        switch library {
         case .failure(let unavailable):
             return .failure(.problem("RS256 and ES256 need libcrypto: \(unavailable.message)"))
         case .success(let library):
