@@ -93,6 +93,21 @@ private func check(_ token: String, _ predicate: String, secrets: String = "") a
         #expect(audience.failures().map(\.message) == ["json $.t: audience 'aud' does not contain \"my-api\""])
     }
 
+    /// A `secret: true` capture checked with `jwt`: the token is a secret, so its claims are named only.
+    @Test func secretCaptureHidesClaimValues() async throws {
+        let token = jwt("{\"sub\":\"admin-7\"}")
+        let yaml = """
+        steps:
+          - name: s
+            request: { url: "http://x/" }
+            capture:
+              token: { json: $.t, secret: true, expect: { jwt: { key: s3cret-key-123, claims: { sub: { starts_with: user- } } } } }
+        """
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: ["t": token]), as: UTF8.self)
+        let run = try await CourierEngineTests.run(yaml, transport: FakeTransport(always: jsonResponse(200, body)), functions: pinned)
+        #expect(run.failures().map(\.message) == ["capture token claim 'sub': does not match (the token is a secret: its claim values are not shown)"])
+    }
+
     @Test func notAString() async throws {
         let yaml = """
         steps:

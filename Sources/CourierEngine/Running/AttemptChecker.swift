@@ -60,7 +60,7 @@ struct AttemptChecker {
                 captures.append(CapturedValue(name: capture.name.value, value: value, secret: capture.secret))
                 var checking = state.renderer(over: attemptScope)
                 checking.redactingValues = capture.secret
-                records += CaptureEvaluator(renderer: checking).records(capture, captured)
+                records += CaptureEvaluator(renderer: checking, secrets: recording.secrets).records(capture, captured)
             case .failure(let failure):
                 records.append(failure)
             }
