@@ -6,8 +6,10 @@ set -euo pipefail
 
 # nginx-light: the HTTP/2 (ALPN) and brotli transport tests, and the HTTP benchmark.
 # zlib1g, libbrotli1: loaded at run time to undo gzip/deflate/br for `bytes: { raw: true }`
-# (libcurl4 depends on both; named so that a minimal image does not lose them).
-packages=(libcurl4-openssl-dev libyaml-dev pkg-config openssl python3 ca-certificates curl nginx-light zlib1g libbrotli1)
+# libssl3: its libcrypto.so.3 is loaded at run time for the `jwt` predicate's RS256 and ES256.
+# (libcurl4 depends on all three; named so that a minimal image does not lose them.)
+# openssl: the CLI signs the RS256/ES256 tokens of the JWT integration tests.
+packages=(libcurl4-openssl-dev libyaml-dev pkg-config openssl python3 ca-certificates curl nginx-light zlib1g libbrotli1 libssl3)
 if [ "${1:-}" = "--bench" ]; then packages+=(hyperfine time valgrind); fi
 # valgrind: Benchmarks/guard.sh counts instructions with callgrind.
 if [ "${1:-}" = "--guard" ]; then packages+=(valgrind); fi

@@ -41,8 +41,8 @@ struct Brotli: @unchecked Sendable {
 }
 
 /// Why a library cannot be loaded, in words that name what to install.
-struct LibraryUnavailable: Error, Sendable {
-    let message: String
+package struct LibraryUnavailable: Error, Sendable {
+    package let message: String
 
     /// An open library (never closed: its functions are used until the process ends).
     struct Library {

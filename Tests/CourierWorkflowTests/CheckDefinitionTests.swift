@@ -24,6 +24,7 @@ import Testing
         case .everyMatcher: "every matcher"
         case .someMatcher(let message, _): "some matcher: \(message)"
         case .schema(let instance): "schema \(instance.serialized())"
+        case .claims(let claims, let hiding): "claims \(JSONValue.object(claims).serialized())\(hiding ? " hidden" : "")"
         }
     }
 

@@ -231,6 +231,37 @@ struct ConsoleGoldenTests {
         try check("bytes", Self.normalised(result.stdout, server: server), result.context)
     }
 
+    @Test("failed jwt checks: each reason (tampered, expired, audience, a claim) with a valid JWT expected (golden)")
+    func jwt() async throws {
+        let server = try TestServer.shared()
+        let workspace = try Workspace()
+        try workspace.write("jwt.yaml", """
+            name: tokens
+            continue_on_failure: true
+            vars: { jwt_secret: courier-jwt-test-secret-0123456789 }
+            steps:
+              - name: tampered
+                request: { url: "{{ base_url }}/jwt/tampered" }
+                expect: { json: { $.access_token: { jwt: { key: "{{ jwt_secret }}" } } } }
+              - name: expired
+                request: { url: "{{ base_url }}/jwt/expired" }
+                expect: { json: { $.access_token: { jwt: { key: "{{ jwt_secret }}", leeway: 30s } } } }
+              - name: audience
+                request: { url: "{{ base_url }}/jwt/wrong_audience" }
+                expect: { json: { $.access_token: { jwt: { key: "{{ jwt_secret }}", audience: my-api } } } }
+              - name: claim
+                request: { url: "{{ base_url }}/jwt/valid" }
+                expect: { json: { $.access_token: { jwt: { key: "{{ jwt_secret }}", claims: { sub: admin, scope: { contains: delete } } } } } }
+            """)
+        let result = try await Courier.run(files: ["jwt.yaml"], workspace: workspace, server: server)
+        #expect(result.status == 1, result.context)
+        // The server signs with its clock and the tokens carry it: instants and tokens vary.
+        let console = Self.normalised(result.stdout, server: server)
+            .replacingOccurrences(of: #"\d{4}-\d\d-\d\dT[0-9:.]+Z"#, with: "<instant>", options: .regularExpression)
+            .replacingOccurrences(of: #"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"#, with: "<token>", options: .regularExpression)
+        try check("jwt", console, result.context)
+    }
+
     @Test("a retried step: RETRY lines as they happen, the attempts on the step line, every attempt counted as a request (golden)")
     func retried() async throws {
         let (result, server, key) = try await runFlakyStep(key: "console-\(UUID().uuidString.prefix(8))")

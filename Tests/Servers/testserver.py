@@ -19,6 +19,7 @@ import base64
 import codecs
 import gzip
 import hashlib
+import hmac
 import json
 import os
 import re
@@ -26,6 +27,7 @@ import secrets
 import select
 import socket
 import ssl
+import subprocess
 import sys
 import threading
 import time
@@ -99,6 +101,62 @@ class State:
 
 
 STATE = State()
+
+
+class JWTKeys:
+    """An RSA and a P-256 key for `/jwt/<kind>?alg=RS256|ES256`, made with the `openssl` CLI on
+    first use (Python's standard library cannot sign with them) and kept for the process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._dir: str | None = None
+
+    def _keys(self) -> str:
+        with self._lock:
+            if self._dir is None:
+                import tempfile
+                directory = tempfile.mkdtemp(prefix="courier-jwt-")
+                subprocess.run(["openssl", "genrsa", "-out", os.path.join(directory, "rsa.pem"), "2048"],
+                               check=True, capture_output=True)
+                subprocess.run(["openssl", "ecparam", "-name", "prime256v1", "-genkey", "-noout",
+                                "-out", os.path.join(directory, "ec.pem")], check=True, capture_output=True)
+                self._dir = directory
+            return self._dir
+
+    @staticmethod
+    def kid(alg: str) -> str:
+        return "rsa-1" if alg == "RS256" else "ec-1"
+
+    def sign(self, alg: str, data: bytes) -> bytes:
+        key = os.path.join(self._keys(), "rsa.pem" if alg == "RS256" else "ec.pem")
+        signature = subprocess.run(["openssl", "dgst", "-sha256", "-sign", key], input=data,
+                                   check=True, capture_output=True).stdout
+        if alg == "RS256":
+            return signature
+        # openssl writes ECDSA-Sig-Value (DER); a JWS carries r || s, 32 bytes each (RFC 7518 §3.4).
+        i = 2 if signature[1] < 0x80 else 3
+        r_len = signature[i + 1]
+        r = signature[i + 2:i + 2 + r_len]
+        j = i + 2 + r_len
+        s = signature[j + 2:j + 2 + signature[j + 1]]
+        return r.lstrip(b"\0").rjust(32, b"\0") + s.lstrip(b"\0").rjust(32, b"\0")
+
+    def jwks(self) -> dict:
+        def b64(data: bytes) -> str:
+            return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+        directory = self._keys()
+        modulus = subprocess.run(["openssl", "rsa", "-in", os.path.join(directory, "rsa.pem"), "-noout", "-modulus"],
+                                 check=True, capture_output=True, text=True).stdout.strip().split("=", 1)[1]
+        point = subprocess.run(["openssl", "ec", "-in", os.path.join(directory, "ec.pem"), "-pubout", "-outform", "DER"],
+                               check=True, capture_output=True).stdout[-65:]
+        return {"keys": [
+            {"kty": "RSA", "kid": "rsa-1", "use": "sig", "alg": "RS256", "n": b64(bytes.fromhex(modulus)), "e": "AQAB"},
+            {"kty": "EC", "kid": "ec-1", "use": "sig", "crv": "P-256", "x": b64(point[1:33]), "y": b64(point[33:])},
+        ]}
+
+
+JWT_KEYS = JWTKeys()
 
 
 def pattern_bytes(offset: int, size: int) -> bytes:
@@ -526,6 +584,8 @@ class Handler(BaseHTTPRequestHandler):
         # Retries and polling (issue 12): per-key counters, so parallel tests never collide.
         (r"/retry/after-date", "*", "retry_after_date"),
         (r"/jobs/(?P<key>[A-Za-z0-9_.-]+)", "GET", "job"),
+        (r"/jwt/(?P<kind>[a-z_]+)", "GET", "jwt"),
+        (r"/jwks", "GET", "jwks"),
     ]
     COMPILED = [(re.compile("^" + p + "/?$"), m, h) for p, m, h in ROUTES]
 
@@ -758,6 +818,45 @@ class Handler(BaseHTTPRequestHandler):
         if state == "done":
             payload["result"] = f"result-of-{key}"
         self.send_json(200, payload)
+
+    JWT_SECRET = "courier-jwt-test-secret-0123456789"
+    JWT_HASHES = {"HS256": hashlib.sha256, "HS384": hashlib.sha384, "HS512": hashlib.sha512}
+
+    def h_jwt(self, kind):
+        """`/jwt/<kind>?alg=HS256&secret=S`: {"access_token": a JWT} signed with HMAC (S, or
+        JWT_SECRET): `valid` (aud my-api, exp in 10 minutes), `tampered` (its payload swapped
+        after signing), `expired` (exp 10 minutes ago), `wrong_audience` (aud other-api)."""
+        alg = self.query.get("alg", ["HS256"])[-1]
+        secret = self.query.get("secret", [self.JWT_SECRET])[-1].encode()
+        if alg not in (*self.JWT_HASHES, "RS256", "ES256") or kind not in ("valid", "tampered", "expired", "wrong_audience"):
+            return self.fail(400, "unknown kind or alg")
+        now = int(time.time())
+        claims = {"sub": "user-42", "iss": "https://auth.example", "aud": ["my-api"], "scope": "read write",
+                  "iat": now, "nbf": now - 5, "exp": now + 600}
+        if kind == "expired":
+            claims["exp"] = now - 600
+        if kind == "wrong_audience":
+            claims["aud"] = "other-api"
+
+        def b64(data: bytes) -> str:
+            return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+        header = {"alg": alg, "typ": "JWT"}
+        if alg in ("RS256", "ES256"):
+            header["kid"] = JWT_KEYS.kid(alg)
+        head = b64(json.dumps(header).encode())
+        body = b64(json.dumps(claims).encode())
+        if alg in self.JWT_HASHES:
+            signature = b64(hmac.new(secret, f"{head}.{body}".encode(), self.JWT_HASHES[alg]).digest())
+        else:
+            signature = b64(JWT_KEYS.sign(alg, f"{head}.{body}".encode()))
+        if kind == "tampered":
+            body = b64(json.dumps(dict(claims, sub="admin")).encode())
+        self.send_json(200, {"access_token": f"{head}.{body}.{signature}", "token_type": "Bearer"})
+
+    def h_jwks(self):
+        """The public keys of the RS256 and ES256 tokens of `/jwt/<kind>`, as a JWKS."""
+        self.send_json(200, JWT_KEYS.jwks())
 
     def h_json(self):
         n = qint(self.query, "size", 10, 0, 5_000_000)

@@ -8,6 +8,9 @@ import Foundation
 /// Reads captures (spec section 8) from a response.
 struct CaptureEvaluator {
     let renderer: TemplateRenderer
+    /// The run's secrets, for a `jwt` predicate in a capture's `expect:` (a `secret: true`
+    /// capture's token is registered before its checks, so its claims are only named).
+    var secrets: SecretRegistry?
 
     /// A value a capture gives its variable.
     struct Captured {
@@ -99,7 +102,7 @@ struct CaptureEvaluator {
         guard let expect = capture.expect, captured.isFromResponse else {
             return [.passed(location: capture.range, subject: subject, expected: nil, actual: actual)]
         }
-        let evaluator = MatcherEvaluator(renderer: renderer)
+        let evaluator = MatcherEvaluator(renderer: renderer, secrets: secrets)
         let failures = evaluator.check(expect, actual: captured.value, subject: subject)
         guard failures.isEmpty else { return failures }
         return [.passed(location: expect.range, subject: subject, expected: evaluator.expected(expect), actual: actual)]

@@ -1,6 +1,7 @@
 import CourierDiagnostics
 import CourierJSON
 import CourierResults
+import CourierSecrets
 import CourierWorkflow
 
 /// Evaluates every expectation of a step and records each one with its outcome:
@@ -8,10 +9,17 @@ import CourierWorkflow
 /// passed record with the expected and actual values.
 struct ExpectationChecker {
     let renderer: TemplateRenderer
+    /// The run's secrets, which the `jwt` predicate reads and adds a secret token to.
+    var secrets: SecretRegistry?
+
+    init(renderer: TemplateRenderer, secrets: SecretRegistry? = nil) {
+        self.renderer = renderer
+        self.secrets = secrets
+    }
 
     func check(_ expect: Expectations, response: ResponseView, stepRange: SourceRange) -> [ExpectationResult] {
         // Made when an expectation needs it: a step checking a literal status does not.
-        lazy var matchers = MatcherEvaluator(renderer: renderer)
+        lazy var matchers = MatcherEvaluator(renderer: renderer, secrets: secrets)
         var items = expect.items[...]
         // The status comes first: its list is the one the others are appended to.
         var results: [ExpectationResult] = []

@@ -38,6 +38,8 @@ extension MatcherEvaluator {
             return .array(list.map { json(of: $0) })
         case .schema:
             return .string("schema")
+        case .jwt(let jwt):
+            return json(of: jwt)
         }
     }
 }

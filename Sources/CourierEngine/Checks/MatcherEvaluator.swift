@@ -1,6 +1,7 @@
 import CourierDiagnostics
 import CourierJSON
 import CourierResults
+import CourierSecrets
 import CourierWorkflow
 import Foundation
 
@@ -16,6 +17,8 @@ struct MatcherEvaluator {
     /// For `expect.headers`: a plain value nested in a predicate (`any: [42, 43]`) is compared
     /// with a text value as text, as the header's own plain value is.
     var comparesAsText = false
+    /// The run's secrets, for the `jwt` predicate: a secret token's claims are named, not shown.
+    var secrets: SecretRegistry?
 
     func check(_ matcher: Matcher, actual: JSONValue?, subject: String, nodelist: Bool = false) -> [ExpectationResult] {
         switch matcher {
@@ -118,6 +121,8 @@ struct MatcherEvaluator {
         case .matcher: resolved = .matcher
         case .matchers: resolved = .matchers
         case .schema: resolved = .schema
+        case .jwt(let jwt):
+            do { resolved = .jwt(try requirements(jwt, token: actual)) } catch { return [templateFailure(error, subject: subject)] }
         }
 
         switch definition.evaluate(resolved, PredicateInput(value: actual, isNodelist: nodelist)) {
@@ -144,6 +149,9 @@ struct MatcherEvaluator {
         case .schema(let instance):
             guard case .schema(let source) = predicate.operand else { return [] }
             return SchemaChecker(renderer: renderer).check(source, instance: instance, subject: subject)
+        case .claims(let claims, let hidingValues):
+            guard case .jwt(let jwt) = predicate.operand else { return [] }
+            return check(claims: jwt, of: claims, hidingValues: hidingValues, subject: subject)
         }
     }
 

@@ -18,11 +18,11 @@ struct AttemptChecker {
         // their records still follow the expectations'.
         let (captures, captureRecords, warnings, attemptScope) = capture(step.capture, from: view, sent: request)
         let renderer = state.renderer(over: attemptScope)
-        let expectations = ExpectationChecker(renderer: renderer).check(step.expect, response: view, stepRange: step.range)
+        let expectations = ExpectationChecker(renderer: renderer, secrets: recording.secrets).check(step.expect, response: view, stepRange: step.range)
             + captureRecords
         var abortMatched = false
         if let abortIf {
-            abortMatched = !ExpectationChecker(renderer: renderer).check(abortIf, response: view, stepRange: step.range)
+            abortMatched = !ExpectationChecker(renderer: renderer, secrets: recording.secrets).check(abortIf, response: view, stepRange: step.range)
                 .contains { $0.outcome == .failed }
         }
         let record = recording.attempt(request, .success(response), expectations: expectations, start: start)
@@ -60,7 +60,7 @@ struct AttemptChecker {
                 captures.append(CapturedValue(name: capture.name.value, value: value, secret: capture.secret))
                 var checking = state.renderer(over: attemptScope)
                 checking.redactingValues = capture.secret
-                records += CaptureEvaluator(renderer: checking).records(capture, captured)
+                records += CaptureEvaluator(renderer: checking, secrets: recording.secrets).records(capture, captured)
             case .failure(let failure):
                 records.append(failure)
             }

@@ -397,6 +397,12 @@ private struct Walker {
         case .matcher(let m): visit(m)
         case .matchers(let list): for m in list { visit(m) }
         case .schema(let s): visit(s)
+        case .jwt(let jwt):
+            if let key = jwt.key { visit(key) }
+            if let jwks = jwt.jwks { visit(jwks) }
+            if let audience = jwt.audience { visit(audience) }
+            if let issuer = jwt.issuer { visit(issuer) }
+            for claim in jwt.claims { visit(claim.matcher) }
         case .flag, .choice: break
         }
     }

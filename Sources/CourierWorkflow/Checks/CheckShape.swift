@@ -62,6 +62,9 @@ package enum OperandShape: Sendable {
     /// Redirects: their count (a number, a template or a predicate map), or a list of hops,
     /// each a mapping of these parts, every one a plain value or a predicate map.
     case redirects(hops: [FieldShape])
+    /// The `jwt` predicate's mapping: `key`, `algorithms`, `audience`, `issuer`, `leeway`
+    /// and `claims` (each claim a plain value or a predicate map) (``JWTOperand``).
+    case jwt
 
     /// How a nested matcher reads a mapping and durations.
     package enum NestedMatcher: Sendable {
@@ -128,7 +131,7 @@ extension OperandShape {
             } catch {
                 return "expected a date for '\(key)', found \(value.shortText): \(error.reason)"
             }
-        case .comparable, .value, .list, .flag, .choice, .regex, .matcher, .matchers, .schema, .named, .paths, .status, .redirects:
+        case .comparable, .value, .list, .flag, .choice, .regex, .matcher, .matchers, .schema, .named, .paths, .status, .redirects, .jwt:
             return nil
         }
     }
@@ -137,7 +140,7 @@ extension OperandShape {
     package var checksResolvedValues: Bool {
         switch self {
         case .number, .fields, .date: true
-        case .comparable, .value, .list, .flag, .choice, .regex, .matcher, .matchers, .schema, .named, .paths, .status, .redirects: false
+        case .comparable, .value, .list, .flag, .choice, .regex, .matcher, .matchers, .schema, .named, .paths, .status, .redirects, .jwt: false
         }
     }
 

@@ -84,6 +84,8 @@ package enum ResolvedOperand {
     case matchers
     /// The schema stays with the engine, which validates when the verdict asks.
     case schema
+    /// The `jwt` predicate's requirements, rendered, with the engine's clock and secrets.
+    case jwt(JWTRequirements)
 }
 
 /// A predicate's answer. Besides holding or failing, a verdict can hand the decision to the
@@ -106,6 +108,10 @@ package enum Verdict {
     case someMatcher(String, expected: Expected?)
     /// The verdict of validating `instance` against the schema operand.
     case schema(JSONValue)
+    /// The token verified: its claims, each checked by the engine against the operand's
+    /// `claims:` matchers as "claim 'name' of" the subject. `hidingValues`: the token is a
+    /// secret, so a failure names the claim and never shows its value.
+    case claims(JSONObject, hidingValues: Bool)
 
     /// What a failed check expected, as reports show it.
     package enum Expected {

@@ -69,6 +69,8 @@ extension WorkflowDecoder {
             return matcherList(node, for: key, nested.context(around: context)).map(PredicateOperand.matchers)
         case .schema:
             return schemaSource(node).map(PredicateOperand.schema)
+        case .jwt:
+            return jwtOperand(node, context).map(PredicateOperand.jwt)
         case .number, .fields, .date:
             return shapedValue(node, shape.operand, for: key) ? .literal(templateValue(node)) : nil
         case .named, .paths, .status, .redirects:

@@ -54,6 +54,7 @@ package enum PredicateOperand: Sendable {
     /// ``OperandShape/matchers(_:)``: never empty.
     case matchers([Matcher])
     case schema(SchemaSource)
+    case jwt(JWTOperand)
 }
 
 /// The JSON types `type:` can name: JSON Schema's seven, `float` (a number written with a

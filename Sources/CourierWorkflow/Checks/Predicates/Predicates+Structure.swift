@@ -4,7 +4,7 @@ import CourierJSON
 /// `schema`, `uuid`, `iso_date`, `not`, `all`, `any`.
 extension PredicateDefinition {
     /// In the order suggestions and `courier schema` list them.
-    static let structure: [PredicateDefinition] = [exists, type, length, empty, each, schema, uuid, isoDate, not, allOf, anyOf]
+    static let structure: [PredicateDefinition] = [exists, type, length, empty, each, schema, uuid, isoDate, jwt, not, allOf, anyOf]
 
     static let exists = PredicateDefinition(
         CheckShape(key: "exists", operand: .flag,
