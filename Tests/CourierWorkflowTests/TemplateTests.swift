@@ -89,12 +89,12 @@ private func shape(_ e: Expression) -> String {
         ("{{ 'abc }}", "unterminated template: '{{' has no matching '}}'", 10),
         ("{{ a[1 }}", "expected ']' to close '['", 17),
         ("{{ a || b }}", "use 'or' instead of '||'", 15),
-        ("{{ x | nope }}", "unknown filter 'nope'; known filters: base64_decode, base64_encode, days_after_now, days_before_now, default, first, float, format_date, int, json, last, length, lower, sha256, string, to_date, trim, unix, upper, url_encode", 17),
+        ("{{ x | nope }}", "unknown filter 'nope'; known filters: base64_decode, base64_encode, days_after_now, days_before_now, default, first, float, format_date, int, json, last, length, lower, nth, sha256, string, to_date, trim, unix, upper, url_encode", 17),
         ("{{ random_int(1) }}", "function 'random_int' takes 2 arguments, found 1", 13),
         // Columns count Unicode scalars, though the parser reads UTF-8 bytes.
         ("héllo {{ a b }}", "unexpected 'b' after the expression", 21),
         ("{{ a é }}", "unexpected 'é' after the expression", 15),
-        ("{{ '日本' | nope }}", "unknown filter 'nope'; known filters: base64_decode, base64_encode, days_after_now, days_before_now, default, first, float, format_date, int, json, last, length, lower, sha256, string, to_date, trim, unix, upper, url_encode", 20),
+        ("{{ '日本' | nope }}", "unknown filter 'nope'; known filters: base64_decode, base64_encode, days_after_now, days_before_now, default, first, float, format_date, int, json, last, length, lower, nth, sha256, string, to_date, trim, unix, upper, url_encode", 20),
         ("ü {{ 'a\\é }}", "unterminated template: '{{' has no matching '}}'", 12),
     ])
     func syntaxErrorsPointAtTheColumn(source: String, message: String, column: Int) throws {
