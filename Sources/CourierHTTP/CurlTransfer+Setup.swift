@@ -80,18 +80,33 @@ extension CurlTransfer {
             set(h, CURLOPT_COOKIEFILE, "" as StaticString)
         }
         if let cookie = options.cookie { try require(set(h, CURLOPT_COOKIE, cookie), "CURLOPT_COOKIE") }
+        if let authentication = options.authentication { try configureAuthentication(h, authentication) }
         // Default TLS settings set nothing: not even looked at (their checks build a list).
         if let tls = options.nonDefaultTLS { try configureTLS(h, tls) }
         try configureMethodAndBody(h, resume: resume)
         try configureHeaders(h)
     }
 
+    /// Only Digest, and only it (`CURLAUTH_DIGEST`, not `ANY`): a server offering Basic too
+    /// must not get the password in clear text.
+    private func configureAuthentication(_ h: UnsafeMutableRawPointer, _ authentication: HTTPAuthentication) throws(HTTPError) {
+        switch authentication {
+        case .digest(let username, let password):
+            try require(set(h, CURLOPT_HTTPAUTH, courier_auth_digest), "CURLOPT_HTTPAUTH")
+            try require(set(h, CURLOPT_USERNAME, username), "CURLOPT_USERNAME")
+            try require(set(h, CURLOPT_PASSWORD, password), "CURLOPT_PASSWORD")
+        }
+    }
+
     /// Whether libcurl may send credentials the request does not show: `Cookie` from a
-    /// jar that has received cookies or from ``HTTPRequestOptions/cookie``, Basic credentials from `user:password@` in the URL
+    /// jar that has received cookies or from ``HTTPRequestOptions/cookie``, Digest
+    /// (``HTTPRequestOptions/authentication``), Basic credentials from `user:password@` in the URL
     /// or in the proxy's URL (the option or the `*_proxy` environment libcurl reads).
     static func libcurlMayAddCredentials(_ request: HTTPRequest) -> Bool {
         // Set through CURLOPT_COOKIE, the `Cookie:` line shows only in what libcurl sent.
         if request.options.cookie != nil { return true }
+        // Digest's `Authorization` is computed by libcurl from the server's challenge.
+        if request.options.authentication != nil { return true }
         if let jar = request.options.cookieJar, jar.mayHoldCookies.load(ordering: .relaxed) { return true }
         if URLCredentials(url: request.url) != nil { return true }
         if let proxy = request.options.proxy { return URLCredentials(url: proxy) != nil }

@@ -125,6 +125,9 @@ public struct HTTPRequestOptions: Sendable {
 
     /// ``tls`` when any of its settings differs from the defaults (nil costs nothing to ask).
     package var nonDefaultTLS: TLSOptions? { tlsStorage?.options }
+    /// Credentials libcurl sends in answer to the server's challenge (Digest); nil (the
+    /// default) answers none. `Authorization` headers of the request's own go as they are.
+    public var authentication: HTTPAuthentication?
     /// Cookies are read from and stored into this jar; `nil` disables cookies.
     public var cookieJar: CookieJar?
     /// `name=value; name2=value2`, sent on the request and every redirect it follows, to any host

@@ -174,6 +174,29 @@ private func indent(_ text: String, by spaces: Int) -> String {
         #expect(request.headers["Authorization"] == expected)
     }
 
+    @Test func digestAuthIsLeftToLibcurl() async throws {
+        let request = try await sentRequest("url: http://h/x\nauth: { digest: { username: \"{{ user }}\", password: \"p:ss wörd\" } }",
+                                            vars: "user: ada")
+        // No header: libcurl answers the server's challenge with `Authorization: Digest …`.
+        #expect(!request.headers.contains("Authorization"))
+        guard case .digest(let username, let password)? = request.options.authentication else {
+            Issue.record("no digest credentials: \(String(describing: request.options.authentication))")
+            return
+        }
+        #expect(username == "ada" && password == "p:ss wörd")
+    }
+
+    @Test func digestAuthFromDefaultsGivesWayToTheRequestsOwn() async throws {
+        let digest = "auth: { digest: { username: ada, password: pw-1234 } }"
+        let fromDefaults = try await sentRequest("url: http://h/x", defaults: digest)
+        #expect(fromDefaults.options.authentication != nil)
+        let own = try await sentRequest("url: http://h/x\nauth: { bearer: t0k }", defaults: digest)
+        #expect(own.options.authentication == nil)
+        #expect(own.headers["Authorization"] == "Bearer t0k")
+        let none = try await sentRequest("url: http://h/x\nauth: none", defaults: digest)
+        #expect(none.options.authentication == nil)
+    }
+
     @Test func headerAuth() async throws {
         let request = try await sentRequest("url: http://h/x\nauth: { header: { name: X-API-Key, value: \"{{ env.KEY }}\" } }",
                                             settings: { var s = RunSettings(); s.environment = ["KEY": "k-1"]; return s }())

@@ -35,6 +35,8 @@ static const size_t courier_writefunc_pause = CURL_WRITEFUNC_PAUSE;
 static const size_t courier_readfunc_pause = CURL_READFUNC_PAUSE;
 static const size_t courier_readfunc_abort = CURL_READFUNC_ABORT;
 static const int courier_pause_cont = CURLPAUSE_CONT;
+/// CURLAUTH_DIGEST for CURLOPT_HTTPAUTH (a cast expression Swift does not import).
+static const long courier_auth_digest = (long)CURLAUTH_DIGEST;
 
 CURLcode courier_easy_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode courier_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value);

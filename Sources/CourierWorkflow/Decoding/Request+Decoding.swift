@@ -106,11 +106,12 @@ extension WorkflowDecoder {
 
     func requestAuth(_ node: YAMLNode) -> RequestAuth? {
         if let scalar = node.scalar, scalar.text == "none" { return RequestAuth.none }
-        guard let f = fields(node, in: "auth", allowed: ["bearer", "basic", "header"]) else { return nil }
-        let present = ["bearer", "basic", "header"].filter(f.has)
+        let schemes = ["bearer", "basic", "digest", "header"]
+        guard let f = fields(node, in: "auth", allowed: schemes) else { return nil }
+        let present = schemes.filter(f.has)
         guard present.count == 1 else {
             if present.isEmpty {
-                error("'auth' needs one of 'bearer', 'basic' or 'header' (or write 'auth: none')", at: node.range)
+                error("'auth' needs one of 'bearer', 'basic', 'digest' or 'header' (or write 'auth: none')", at: node.range)
             } else if let second = f.key(present[1]) {
                 error("'auth' takes one scheme; '\(present[1])' conflicts with '\(present[0])'", at: second.range)
             }
@@ -120,16 +121,23 @@ extension WorkflowDecoder {
         case "bearer":
             return f["bearer"].flatMap { template($0, for: "bearer") }.map(RequestAuth.bearer)
         case "basic":
-            guard let b = f["basic"].flatMap({ fields($0, in: "basic auth", allowed: ["username", "password"]) }) else { return nil }
-            guard let user = required(b, "username", in: "basic auth").flatMap({ template($0, for: "username") }),
-                  let password = required(b, "password", in: "basic auth").flatMap({ template($0, for: "password") }) else { return nil }
-            return .basic(username: user, password: password)
+            return credentials(f["basic"], in: "basic auth").map { RequestAuth.basic(username: $0.username, password: $0.password) }
+        case "digest":
+            return credentials(f["digest"], in: "digest auth").map { RequestAuth.digest(username: $0.username, password: $0.password) }
         default:
             guard let h = f["header"].flatMap({ fields($0, in: "header auth", allowed: ["name", "value"]) }) else { return nil }
             guard let name = required(h, "name", in: "header auth").flatMap({ template($0, for: "name") }),
                   let value = required(h, "value", in: "header auth").flatMap({ template($0, for: "value") }) else { return nil }
             return .header(name: name, value: value)
         }
+    }
+
+    /// `{ username: U, password: P }` of `basic` and `digest`, both required.
+    private func credentials(_ node: YAMLNode?, in context: String) -> (username: Template, password: Template)? {
+        guard let c = node.flatMap({ fields($0, in: context, allowed: ["username", "password"]) }) else { return nil }
+        guard let user = required(c, "username", in: context).flatMap({ template($0, for: "username") }),
+              let password = required(c, "password", in: context).flatMap({ template($0, for: "password") }) else { return nil }
+        return (user, password)
     }
 
     /// The value of a key that must be present.

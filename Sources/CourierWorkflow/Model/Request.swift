@@ -148,6 +148,8 @@ package struct CookieEntry: Sendable {
 package enum RequestAuth: Sendable {
     case bearer(Template)
     case basic(username: Template, password: Template)
+    /// HTTP Digest (RFC 7616), answered by libcurl: no header is built; the password is a secret.
+    case digest(username: Template, password: Template)
     /// An API-key style header.
     case header(name: Template, value: Template)
     /// `auth: none`: send without the workflow's `auth.apply`.
