@@ -74,6 +74,7 @@ extension CurlTransfer {
             _ = courier_easy_setopt_xferinfo(h, CurlCallbacks.progress)
             _ = courier_easy_setopt_pointer(h, CURLOPT_XFERINFODATA, context)
         }
+        if let clearing = options.clearsCookies { try clearCookies(h, clearing, keepsJar: clearing.jar === options.cookieJar) }
         if let jar = options.cookieJar, let share = jar.share {
             _ = courier_easy_setopt_share(h, share)
             // An empty file name turns the cookie engine on without reading a file.
@@ -85,6 +86,18 @@ extension CurlTransfer {
         if let tls = options.nonDefaultTLS { try configureTLS(h, tls) }
         try configureMethodAndBody(h, resume: resume)
         try configureHeaders(h)
+    }
+
+    /// Drops cookies from the jar through this handle: the jar is a share handle, which only an
+    /// easy handle attached to it can change. Detached again unless the request uses that jar.
+    private func clearCookies(_ h: UnsafeMutableRawPointer, _ clearing: CookieJarClearing, keepsJar: Bool) throws(HTTPError) {
+        guard let share = clearing.jar.share else { return }
+        _ = courier_easy_setopt_share(h, share)
+        switch clearing.scope {
+        case .session: try require(set(h, CURLOPT_COOKIELIST, "SESS" as StaticString), "CURLOPT_COOKIELIST")
+        case .all: try require(set(h, CURLOPT_COOKIELIST, "ALL" as StaticString), "CURLOPT_COOKIELIST")
+        }
+        if !keepsJar { _ = courier_easy_setopt_share(h, nil) }
     }
 
     /// Only Digest, and only it (`CURLAUTH_DIGEST`, not `ANY`): a server offering Basic too

@@ -130,6 +130,9 @@ public struct HTTPRequestOptions: Sendable {
     public var authentication: HTTPAuthentication?
     /// Cookies are read from and stored into this jar; `nil` disables cookies.
     public var cookieJar: CookieJar?
+    /// Cookies dropped from a jar (usually ``cookieJar``) before the request is sent; nil (the
+    /// default) drops none.
+    public var clearsCookies: CookieJarClearing?
     /// `name=value; name2=value2`, sent on the request and every redirect it follows, to any host
     /// (`CURLOPT_COOKIE`, `curl -b`), beside the jar's cookies; the jar never stores them.
     public var cookie: String?

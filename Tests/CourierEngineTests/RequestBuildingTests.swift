@@ -360,6 +360,17 @@ private func indent(_ text: String, by spaces: Int) -> String {
         #expect(options.tls.insecure == false)
     }
 
+    @Test func clearCookiesClearsTheWorkflowJarEvenWhenTheRequestDoesNotUseIt() async throws {
+        let plain = try await sentRequest("url: http://h/x").options
+        #expect(plain.clearsCookies == nil)
+        let session = try await sentRequest("url: http://h/x\nclear_cookies: session").options
+        #expect(session.clearsCookies?.scope == .session)
+        #expect(session.clearsCookies?.jar === session.cookieJar)
+        let off = try await sentRequest("url: http://h/x\ncookies: false\nclear_cookies: all").options
+        #expect(off.cookieJar == nil)
+        #expect(off.clearsCookies?.scope == .all && off.clearsCookies?.jar != nil)
+    }
+
     @Test func optionsMapFromTheRequest() async throws {
         let options = try await sentRequest("""
         url: http://h/x

@@ -168,6 +168,35 @@ import Testing
         #expect(found?.at == "1:13")
     }
 
+    // MARK: - clear_cookies:
+
+    @Test func clearCookies() throws {
+        let steps = try workflow("""
+            steps:
+              - request: { url: http://h/, clear_cookies: session }
+              - request: { url: http://h/, clear_cookies: all }
+              - request: { url: http://h/ }
+            """).steps
+        #expect(steps.map { $0.request?.clearCookies } == [.session, .all, nil])
+    }
+
+    @Test(arguments: [
+        ("  - request: { url: http://h/, clear_cookies: sesion }\n", "invalid value 'sesion' for 'clear_cookies'; did you mean 'session'?", "sesion"),
+        ("  - request: { url: http://h/, clear_cookies: true }\n", "invalid value 'true' for 'clear_cookies'; expected one of 'session', 'all'", "true"),
+        ("  - request: { url: http://h/, clear_cookie: all }\n", "unknown key 'clear_cookie' in request; did you mean 'clear_cookies'?", "clear_cookie"),
+    ] as [(String, String, String)])
+    func clearCookiesErrors(line: String, message: String, at needle: String) {
+        let found = error("steps:\n" + line)
+        #expect(found?.message == message, "\(String(describing: found))")
+        #expect(found?.at == place(of: needle, in: "steps:\n" + line), "\(String(describing: found))")
+    }
+
+    @Test func clearCookiesIsPerRequest() {
+        let found = error("defaults: { clear_cookies: all }\nsteps:\n  - request: { url: http://h/ }\n")
+        #expect(found?.message == "'clear_cookies' empties the jar once, before one request; put it in the request that should start without them")
+        #expect(found?.at == "1:13")
+    }
+
     // MARK: - follow_redirects: { trusted: true }
 
     @Test func trustedRedirects() throws {

@@ -838,8 +838,12 @@ class Handler(BaseHTTPRequestHandler):
             self.send_bytes(200, body, "application/json", pairs)
 
     def h_cookies_set(self):
-        headers = [("Set-Cookie", f"{name}={values[-1]}; Path=/") for name, values in self.query.items()]
-        self.send_json(200, {"set": {k: v[-1] for k, v in self.query.items()}}, headers)
+        # `max_age=N` is no cookie: it makes the others persistent (`Max-Age=N`), not session cookies.
+        max_age = self.query.get("max_age", [None])[-1]
+        suffix = f"; Max-Age={int(max_age)}" if max_age is not None else ""
+        cookies = {k: v[-1] for k, v in self.query.items() if k != "max_age"}
+        headers = [("Set-Cookie", f"{name}={value}; Path=/{suffix}") for name, value in cookies.items()]
+        self.send_json(200, {"set": cookies}, headers)
 
     def h_cookies_attributes(self):
         # Every attribute of RFC 6265 and SameSite, in mixed case, for expect.cookies attribute maps.

@@ -71,6 +71,9 @@ struct RequestBuilder {
         var transport = try transportOptions(options)
         if !request.cookie.isEmpty { transport.cookie = try cookieLine(request.cookie) }
         transport.authentication = authentication
+        if let clearing = request.clearCookies, let jar = cookieJar {
+            transport.clearsCookies = CookieJarClearing(jar: jar, scope: clearing == .all ? .all : .session)
+        }
         return (HTTPRequest(method: method.isEmpty ? "GET" : method, url: url, headers: headers, body: body,
                             options: transport), applied)
     }

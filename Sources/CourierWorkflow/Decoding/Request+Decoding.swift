@@ -10,11 +10,12 @@ extension WorkflowDecoder {
     static let defaultsHints: [String: String] = [
         "url": "'url' is per request; for a common prefix use 'base_url' in defaults",
         "cookie": "'cookie' (cookies to send) is per request; put it in the request, or set a 'Cookie' header in defaults",
+        "clear_cookies": "'clear_cookies' empties the jar once, before one request; put it in the request that should start without them",
     ]
     static let optionKeys = ["base_url", "timeout", "connect_timeout", "follow_redirects", "max_redirects",
                              "http_version", "compressed", "cookies", "proxy", "tls"]
     static let bodyKeys = ["json", "form", "multipart", "body", "body_file"]
-    static let requestKeys = ["method", "url", "query", "headers", "cookie", "auth"] + bodyKeys + ["content_type"] + optionKeys
+    static let requestKeys = ["method", "url", "query", "headers", "cookie", "clear_cookies", "auth"] + bodyKeys + ["content_type"] + optionKeys
     static let defaultsKeys = ["headers", "auth"] + optionKeys + ["retry"]
 
     // MARK: - Request
@@ -35,9 +36,11 @@ extension WorkflowDecoder {
         var options = options(f, context: "request")
         if let h = f["headers"] { options.headers = headers(h, for: "headers") }
         let cookie = f["cookie"].map(cookieEntries) ?? []
+        let clearCookies = f["clear_cookies"].flatMap { choice($0, for: "clear_cookies", [("session", CookieClearing.session), ("all", .all)]) }
         let body = body(f)
         guard let url else { return nil }
-        return Request(method: method, url: url, query: query, auth: auth, body: body, cookie: cookie, options: options, range: node.range)
+        return Request(method: method, url: url, query: query, auth: auth, body: body, cookie: cookie, clearCookies: clearCookies,
+                       options: options, range: node.range)
     }
 
     func query(_ node: YAMLNode) -> [(name: Template, values: [TemplateValue])] {
