@@ -75,7 +75,9 @@ extension CurlTransfer {
             _ = courier_easy_setopt_pointer(h, CURLOPT_XFERINFODATA, context)
         }
         if let clearing = options.clearsCookies { try clearCookies(h, clearing, keepsJar: clearing.jar === options.cookieJar) }
-        if let jar = options.cookieJar, let share = jar.share {
+        if let jar = options.cookieJar, let share = jar.share, let names = options.onlyCookies {
+            borrowedCookies = BorrowedCookies.lend(h, from: share, names: names)
+        } else if let jar = options.cookieJar, let share = jar.share {
             _ = courier_easy_setopt_share(h, share)
             // An empty file name turns the cookie engine on without reading a file.
             set(h, CURLOPT_COOKIEFILE, "" as StaticString)

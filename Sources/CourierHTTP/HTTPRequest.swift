@@ -130,6 +130,9 @@ public struct HTTPRequestOptions: Sendable {
     public var authentication: HTTPAuthentication?
     /// Cookies are read from and stored into this jar; `nil` disables cookies.
     public var cookieJar: CookieJar?
+    /// Of ``cookieJar``'s cookies, only those of these names are sent (nil, the default: all of
+    /// them). libcurl still picks which apply to each URL; what the server sets goes into the jar.
+    public var onlyCookies: Set<String>?
     /// Cookies dropped from a jar (usually ``cookieJar``) before the request is sent; nil (the
     /// default) drops none.
     public var clearsCookies: CookieJarClearing?

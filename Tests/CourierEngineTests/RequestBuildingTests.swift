@@ -371,6 +371,12 @@ private func indent(_ text: String, by spaces: Int) -> String {
         #expect(off.clearsCookies?.scope == .all && off.clearsCookies?.jar != nil)
     }
 
+    @Test func onlyCookiesReachTheTransport() async throws {
+        #expect(try await sentRequest("url: http://h/x").options.onlyCookies == nil)
+        let chosen = try await sentRequest("url: http://h/x\ncookies: { only: [sid, csrf] }").options
+        #expect(chosen.onlyCookies == ["sid", "csrf"] && chosen.cookieJar != nil)
+    }
+
     @Test func optionsMapFromTheRequest() async throws {
         let options = try await sentRequest("""
         url: http://h/x

@@ -60,6 +60,8 @@ CURLcode courier_easy_setopt_xferinfo(CURL *handle, courier_xferinfo_callback ca
 CURLcode courier_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode courier_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
 CURLcode courier_easy_getinfo_string(CURL *handle, CURLINFO info, char **value);
+/// CURLINFO_COOKIELIST and the like; the caller frees the list with courier_slist_free_all.
+CURLcode courier_easy_getinfo_slist(CURL *handle, CURLINFO info, struct curl_slist **value);
 
 // MARK: - multi handles
 

@@ -263,6 +263,7 @@ struct RequestBuilder {
         }
         if let compressed = options.compressed { result.compressed = compressed }
         result.cookieJar = options.cookies == false ? nil : cookieJar
+        if let names = options.onlyCookies { result.onlyCookies = Set(names) }
         if let proxy = options.proxy { result.proxy = try renderer.string(proxy) }
         result.maxResponseBytes = maxResponseBytes
 

@@ -255,7 +255,7 @@ extension WorkflowDecoder {
         o.maxRedirects = f["max_redirects"].flatMap { int($0, for: "max_redirects", minimum: 0) }
         o.httpVersion = f["http_version"].flatMap { choice($0, for: "http_version", [("1.0", RequestHTTPVersion.http1_0), ("1.1", .http1_1), ("2", .http2), ("2.0", .http2)]) }
         o.compressed = f["compressed"].flatMap { bool($0, for: "compressed") }
-        o.cookies = f["cookies"].flatMap(cookieJarSwitch)
+        if let node = f["cookies"], let use = cookieJarUse(node) { (o.cookies, o.onlyCookies) = use }
         o.proxy = f["proxy"].flatMap { template($0, for: "proxy") }
         o.tls = f["tls"].flatMap(tlsOptions)
         return o
@@ -275,14 +275,34 @@ extension WorkflowDecoder {
         return bool(value, for: "trusted").map { (true, $0) }
     }
 
-    /// `cookies: true|false`; a mapping there is a request's `cookie:` in the wrong place.
-    private func cookieJarSwitch(_ node: YAMLNode) -> Bool? {
-        if case .mapping = node.kind {
-            error("'cookies' turns the cookie jar on or off (true or false); to send cookies write 'cookie: { name: value }' in the request",
-                  at: node.range)
+    /// `cookies: true|false`, or `{ only: [names] }` (the jar on, sending those of its cookies);
+    /// another mapping there is a request's `cookie:` in the wrong place.
+    private func cookieJarUse(_ node: YAMLNode) -> (on: Bool, only: [String]?)? {
+        guard case .mapping = node.kind else { return bool(node, for: "cookies").map { ($0, nil) } }
+        guard node["only"] != nil else {
+            error("'cookies' turns the cookie jar on or off (true or false) or picks its cookies ({ only: [name, …] }); "
+                  + "to send cookies write 'cookie: { name: value }' in the request", at: node.range)
             return nil
         }
-        return bool(node, for: "cookies")
+        guard let f = fields(node, in: "'cookies'", allowed: ["only"]), let list = f["only"],
+              let items = sequence(list, for: "cookies.only") else { return nil }
+        guard !items.isEmpty else {
+            error("'cookies.only' needs at least one cookie name; to send none of the jar's cookies write 'cookies: false'", at: list.range)
+            return nil
+        }
+        var names: [String] = []
+        for item in items {
+            guard let name = item.scalar?.text, item.scalar?.value != .null else {
+                error("expected a cookie name in 'cookies.only', found \(item.kindDescription)", at: item.range)
+                return nil
+            }
+            if let problem = CookieEntry.problem(withName: name) {
+                error(problem, at: item.range)
+                return nil
+            }
+            names.append(name)
+        }
+        return (true, names)
     }
 
     private func tlsOptions(_ node: YAMLNode) -> RequestTLSOptions? {
