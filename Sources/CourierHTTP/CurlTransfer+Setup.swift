@@ -74,6 +74,16 @@ extension CurlTransfer {
             _ = courier_easy_setopt_xferinfo(h, CurlCallbacks.progress)
             _ = courier_easy_setopt_pointer(h, CURLOPT_XFERINFODATA, context)
         }
+        try configureCookies(h, options)
+        if let authentication = options.authentication { try configureAuthentication(h, authentication) }
+        // Default TLS settings set nothing: not even looked at (their checks build a list).
+        if let tls = options.nonDefaultTLS { try configureTLS(h, tls) }
+        try configureMethodAndBody(h, resume: resume)
+        try configureHeaders(h)
+    }
+
+    /// The jar (cleared first when asked, lent in part under `onlyCookies`) and `cookie:`.
+    private func configureCookies(_ h: UnsafeMutableRawPointer, _ options: HTTPRequestOptions) throws(HTTPError) {
         if let clearing = options.clearsCookies { try clearCookies(h, clearing, keepsJar: clearing.jar === options.cookieJar) }
         if let jar = options.cookieJar, let share = jar.share, let names = options.onlyCookies {
             borrowedCookies = BorrowedCookies.lend(h, from: share, names: names)
@@ -83,11 +93,6 @@ extension CurlTransfer {
             set(h, CURLOPT_COOKIEFILE, "" as StaticString)
         }
         if let cookie = options.cookie { try require(set(h, CURLOPT_COOKIE, cookie), "CURLOPT_COOKIE") }
-        if let authentication = options.authentication { try configureAuthentication(h, authentication) }
-        // Default TLS settings set nothing: not even looked at (their checks build a list).
-        if let tls = options.nonDefaultTLS { try configureTLS(h, tls) }
-        try configureMethodAndBody(h, resume: resume)
-        try configureHeaders(h)
     }
 
     /// Drops cookies from the jar through this handle: the jar is a share handle, which only an
