@@ -167,6 +167,9 @@ CURLcode courier_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value
 CURLcode courier_easy_getinfo_string(CURL *handle, CURLINFO info, char **value) {
     return curl.easy_getinfo(handle, info, value);
 }
+CURLcode courier_easy_getinfo_slist(CURL *handle, CURLINFO info, struct curl_slist **value) {
+    return curl.easy_getinfo(handle, info, value);
+}
 
 CURLM *courier_multi_init(void) { return curl.multi_init(); }
 CURLMcode courier_multi_cleanup(CURLM *multi) { return curl.multi_cleanup(multi); }

@@ -295,6 +295,7 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
         // the result is known either way.
         _ = courier_multi_remove_handle(multi, handle)
         let result = transfer.result(code: code)
+        transfer.borrowedCookies?.giveBack(handle)
         recycle(handle)
         finish(transfer, result)
     }
@@ -304,6 +305,7 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
         transfer.closeResponseFile()
         active.removeValue(forKey: handle)
         _ = courier_multi_remove_handle(multi, handle)
+        transfer.borrowedCookies?.giveBack(handle)
         recycle(handle)
         finish(transfer, .failure(error))
     }

@@ -47,7 +47,9 @@ extension CurlTransfer {
         // 1xx blocks (100 Continue) precede the real response; drop them (when there are any).
         let blocks = finishedBlocks()
         let isAnswer = { (block: ReceivedHeaderBlock) in block.status >= 200 || block.status == 0 }
-        let answered = blocks.allSatisfy(isAnswer) ? blocks : blocks.filter(isAnswer)
+        var answered = blocks.allSatisfy(isAnswer) ? blocks : blocks.filter(isAnswer)
+        // A Digest challenge libcurl answered on the same transfer is no redirect hop.
+        if request.options.authentication != nil { answered = Self.droppingAnsweredChallenges(answered) }
         let finalHeaders = answered.last?.headers ?? HTTPHeaders()
         if let conflict = Self.conflictingContentLengths(finalHeaders) {
             // RFC 9112 §6.3: differing lengths make the message's end unknowable; libcurl
@@ -72,6 +74,14 @@ extension CurlTransfer {
             redirects: hops,
             reusedConnection: connects == 0,
             sentRequests: sentRequests))
+    }
+
+    /// The blocks without each `401` that another block followed: libcurl sent the request
+    /// again with `Authorization: Digest …` (a final `401` is the server's refusal, and stays).
+    static func droppingAnsweredChallenges(_ blocks: [ReceivedHeaderBlock]) -> [ReceivedHeaderBlock] {
+        blocks.indices.compactMap { index in
+            blocks[index].status == 401 && index < blocks.count - 1 ? nil : blocks[index]
+        }
     }
 
     /// Whether the transfer got as far as a usable connection.

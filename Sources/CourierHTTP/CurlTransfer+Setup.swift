@@ -74,24 +74,59 @@ extension CurlTransfer {
             _ = courier_easy_setopt_xferinfo(h, CurlCallbacks.progress)
             _ = courier_easy_setopt_pointer(h, CURLOPT_XFERINFODATA, context)
         }
-        if let jar = options.cookieJar, let share = jar.share {
-            _ = courier_easy_setopt_share(h, share)
-            // An empty file name turns the cookie engine on without reading a file.
-            set(h, CURLOPT_COOKIEFILE, "" as StaticString)
-        }
-        if let cookie = options.cookie { try require(set(h, CURLOPT_COOKIE, cookie), "CURLOPT_COOKIE") }
+        try configureCookies(h, options)
+        if let authentication = options.authentication { try configureAuthentication(h, authentication) }
         // Default TLS settings set nothing: not even looked at (their checks build a list).
         if let tls = options.nonDefaultTLS { try configureTLS(h, tls) }
         try configureMethodAndBody(h, resume: resume)
         try configureHeaders(h)
     }
 
+    /// The jar (cleared first when asked, lent in part under `onlyCookies`) and `cookie:`.
+    private func configureCookies(_ h: UnsafeMutableRawPointer, _ options: HTTPRequestOptions) throws(HTTPError) {
+        if let clearing = options.clearsCookies { try clearCookies(h, clearing, keepsJar: clearing.jar === options.cookieJar) }
+        if let jar = options.cookieJar, let share = jar.share, let names = options.onlyCookies {
+            borrowedCookies = BorrowedCookies.lend(h, from: share, names: names)
+        } else if let jar = options.cookieJar, let share = jar.share {
+            _ = courier_easy_setopt_share(h, share)
+            // An empty file name turns the cookie engine on without reading a file.
+            set(h, CURLOPT_COOKIEFILE, "" as StaticString)
+        }
+        if let cookie = options.cookie { try require(set(h, CURLOPT_COOKIE, cookie), "CURLOPT_COOKIE") }
+    }
+
+    /// Drops cookies from the jar through this handle: the jar is a share handle, which only an
+    /// easy handle attached to it can change. Detached again unless the request uses that jar.
+    private func clearCookies(_ h: UnsafeMutableRawPointer, _ clearing: CookieJarClearing, keepsJar: Bool) throws(HTTPError) {
+        guard let share = clearing.jar.share else { return }
+        _ = courier_easy_setopt_share(h, share)
+        switch clearing.scope {
+        case .session: try require(set(h, CURLOPT_COOKIELIST, "SESS" as StaticString), "CURLOPT_COOKIELIST")
+        case .all: try require(set(h, CURLOPT_COOKIELIST, "ALL" as StaticString), "CURLOPT_COOKIELIST")
+        }
+        if !keepsJar { _ = courier_easy_setopt_share(h, nil) }
+    }
+
+    /// Only Digest, and only it (`CURLAUTH_DIGEST`, not `ANY`): a server offering Basic too
+    /// must not get the password in clear text.
+    private func configureAuthentication(_ h: UnsafeMutableRawPointer, _ authentication: HTTPAuthentication) throws(HTTPError) {
+        switch authentication {
+        case .digest(let username, let password):
+            try require(set(h, CURLOPT_HTTPAUTH, courier_auth_digest), "CURLOPT_HTTPAUTH")
+            try require(set(h, CURLOPT_USERNAME, username), "CURLOPT_USERNAME")
+            try require(set(h, CURLOPT_PASSWORD, password), "CURLOPT_PASSWORD")
+        }
+    }
+
     /// Whether libcurl may send credentials the request does not show: `Cookie` from a
-    /// jar that has received cookies or from ``HTTPRequestOptions/cookie``, Basic credentials from `user:password@` in the URL
+    /// jar that has received cookies or from ``HTTPRequestOptions/cookie``, Digest
+    /// (``HTTPRequestOptions/authentication``), Basic credentials from `user:password@` in the URL
     /// or in the proxy's URL (the option or the `*_proxy` environment libcurl reads).
     static func libcurlMayAddCredentials(_ request: HTTPRequest) -> Bool {
         // Set through CURLOPT_COOKIE, the `Cookie:` line shows only in what libcurl sent.
         if request.options.cookie != nil { return true }
+        // Digest's `Authorization` is computed by libcurl from the server's challenge.
+        if request.options.authentication != nil { return true }
         if let jar = request.options.cookieJar, jar.mayHoldCookies.load(ordering: .relaxed) { return true }
         if URLCredentials(url: request.url) != nil { return true }
         if let proxy = request.options.proxy { return URLCredentials(url: proxy) != nil }

@@ -30,6 +30,8 @@ final class CurlTransfer: @unchecked Sendable {
     var headerList: UnsafeMutablePointer<curl_slist>?
     var mime: OpaquePointer?
     var uploadFile: UnsafeMutablePointer<FILE>?
+    /// The jar's cookies this transfer sends alone (`onlyCookies`), given back when it ends.
+    var borrowedCookies: BorrowedCookies?
     /// The file a ``HTTPResponseBodyDestination/file(path:)`` body is written to.
     var responseFile: UnsafeMutablePointer<FILE>?
     /// `errno` of a failed write to `responseFile`.

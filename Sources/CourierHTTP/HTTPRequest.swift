@@ -125,8 +125,17 @@ public struct HTTPRequestOptions: Sendable {
 
     /// ``tls`` when any of its settings differs from the defaults (nil costs nothing to ask).
     package var nonDefaultTLS: TLSOptions? { tlsStorage?.options }
+    /// Credentials libcurl sends in answer to the server's challenge (Digest); nil (the
+    /// default) answers none. `Authorization` headers of the request's own go as they are.
+    public var authentication: HTTPAuthentication?
     /// Cookies are read from and stored into this jar; `nil` disables cookies.
     public var cookieJar: CookieJar?
+    /// Of ``cookieJar``'s cookies, only those of these names are sent (nil, the default: all of
+    /// them). libcurl still picks which apply to each URL; what the server sets goes into the jar.
+    public var onlyCookies: Set<String>?
+    /// Cookies dropped from a jar (usually ``cookieJar``) before the request is sent; nil (the
+    /// default) drops none.
+    public var clearsCookies: CookieJarClearing?
     /// `name=value; name2=value2`, sent on the request and every redirect it follows, to any host
     /// (`CURLOPT_COOKIE`, `curl -b`), beside the jar's cookies; the jar never stores them.
     public var cookie: String?

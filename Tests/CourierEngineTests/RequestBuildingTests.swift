@@ -174,6 +174,29 @@ private func indent(_ text: String, by spaces: Int) -> String {
         #expect(request.headers["Authorization"] == expected)
     }
 
+    @Test func digestAuthIsLeftToLibcurl() async throws {
+        let request = try await sentRequest("url: http://h/x\nauth: { digest: { username: \"{{ user }}\", password: \"p:ss wörd\" } }",
+                                            vars: "user: ada")
+        // No header: libcurl answers the server's challenge with `Authorization: Digest …`.
+        #expect(!request.headers.contains("Authorization"))
+        guard case .digest(let username, let password)? = request.options.authentication else {
+            Issue.record("no digest credentials: \(String(describing: request.options.authentication))")
+            return
+        }
+        #expect(username == "ada" && password == "p:ss wörd")
+    }
+
+    @Test func digestAuthFromDefaultsGivesWayToTheRequestsOwn() async throws {
+        let digest = "auth: { digest: { username: ada, password: pw-1234 } }"
+        let fromDefaults = try await sentRequest("url: http://h/x", defaults: digest)
+        #expect(fromDefaults.options.authentication != nil)
+        let own = try await sentRequest("url: http://h/x\nauth: { bearer: t0k }", defaults: digest)
+        #expect(own.options.authentication == nil)
+        #expect(own.headers["Authorization"] == "Bearer t0k")
+        let none = try await sentRequest("url: http://h/x\nauth: none", defaults: digest)
+        #expect(none.options.authentication == nil)
+    }
+
     @Test func headerAuth() async throws {
         let request = try await sentRequest("url: http://h/x\nauth: { header: { name: X-API-Key, value: \"{{ env.KEY }}\" } }",
                                             settings: { var s = RunSettings(); s.environment = ["KEY": "k-1"]; return s }())
@@ -335,6 +358,23 @@ private func indent(_ text: String, by spaces: Int) -> String {
         #expect(options.compressed == true)
         #expect(options.cookieJar != nil, "cookies are on by default")
         #expect(options.tls.insecure == false)
+    }
+
+    @Test func clearCookiesClearsTheWorkflowJarEvenWhenTheRequestDoesNotUseIt() async throws {
+        let plain = try await sentRequest("url: http://h/x").options
+        #expect(plain.clearsCookies == nil)
+        let session = try await sentRequest("url: http://h/x\nclear_cookies: session").options
+        #expect(session.clearsCookies?.scope == .session)
+        #expect(session.clearsCookies?.jar === session.cookieJar)
+        let off = try await sentRequest("url: http://h/x\ncookies: false\nclear_cookies: all").options
+        #expect(off.cookieJar == nil)
+        #expect(off.clearsCookies?.scope == .all && off.clearsCookies?.jar != nil)
+    }
+
+    @Test func onlyCookiesReachTheTransport() async throws {
+        #expect(try await sentRequest("url: http://h/x").options.onlyCookies == nil)
+        let chosen = try await sentRequest("url: http://h/x\ncookies: { only: [sid, csrf] }").options
+        #expect(chosen.onlyCookies == ["sid", "csrf"] && chosen.cookieJar != nil)
     }
 
     @Test func optionsMapFromTheRequest() async throws {

@@ -149,7 +149,7 @@ import Testing
         ("  - request: { url: http://h/, cookie: true }\n",
          "'cookie' is a map of cookies to send, like { session: abc }; to turn the cookie jar on write 'cookies: true'", "true"),
         ("  - request: { url: http://h/, cookies: { session: abc } }\n",
-         "'cookies' turns the cookie jar on or off (true or false); to send cookies write 'cookie: { name: value }' in the request", "{ session"),
+         "'cookies' turns the cookie jar on or off (true or false) or picks its cookies ({ only: [name, …] }); to send cookies write 'cookie: { name: value }' in the request", "{ session"),
         ("  - request: { url: http://h/, cookie: { \"a b\": x } }\n", "the cookie name 'a b' contains a space", "\"a b\""),
         ("  - request: { url: http://h/, cookie: { a=b: x } }\n", "the cookie name 'a=b' contains '='", "a=b"),
         ("  - request: { url: http://h/, cookie: { a: \"x;y=1\" } }\n",
@@ -166,6 +166,64 @@ import Testing
         let found = error("defaults: { cookie: { a: b } }\nsteps:\n  - request: { url: http://h/ }\n")
         #expect(found?.message == "'cookie' (cookies to send) is per request; put it in the request, or set a 'Cookie' header in defaults")
         #expect(found?.at == "1:13")
+    }
+
+    // MARK: - clear_cookies:
+
+    @Test func clearCookies() throws {
+        let steps = try workflow("""
+            steps:
+              - request: { url: http://h/, clear_cookies: session }
+              - request: { url: http://h/, clear_cookies: all }
+              - request: { url: http://h/ }
+            """).steps
+        #expect(steps.map { $0.request?.clearCookies } == [.session, .all, nil])
+    }
+
+    @Test(arguments: [
+        ("  - request: { url: http://h/, clear_cookies: sesion }\n", "invalid value 'sesion' for 'clear_cookies'; did you mean 'session'?", "sesion"),
+        ("  - request: { url: http://h/, clear_cookies: true }\n", "invalid value 'true' for 'clear_cookies'; expected one of 'session', 'all'", "true"),
+        ("  - request: { url: http://h/, clear_cookie: all }\n", "unknown key 'clear_cookie' in request; did you mean 'clear_cookies'?", "clear_cookie"),
+    ] as [(String, String, String)])
+    func clearCookiesErrors(line: String, message: String, at needle: String) {
+        let found = error("steps:\n" + line)
+        #expect(found?.message == message, "\(String(describing: found))")
+        #expect(found?.at == place(of: needle, in: "steps:\n" + line), "\(String(describing: found))")
+    }
+
+    @Test func clearCookiesIsPerRequest() {
+        let found = error("defaults: { clear_cookies: all }\nsteps:\n  - request: { url: http://h/ }\n")
+        #expect(found?.message == "'clear_cookies' empties the jar once, before one request; put it in the request that should start without them")
+        #expect(found?.at == "1:13")
+    }
+
+    // MARK: - cookies: { only: [...] }
+
+    @Test func onlyCookies() throws {
+        let w = try workflow("""
+            defaults: { cookies: { only: [session, csrf] } }
+            steps:
+              - request: { url: http://h/ }
+              - request: { url: http://h/, cookies: true }
+              - request: { url: http://h/, cookies: { only: [csrf] } }
+            """)
+        #expect(w.defaults.cookies == true && w.defaults.onlyCookies == ["session", "csrf"])
+        let layered = w.steps.map { RequestOptions.layered(request: $0.request?.options ?? RequestOptions(), defaults: w.defaults, commandLine: RequestOptions(), builtIns: RequestOptions(cookies: true)) }
+        // The layer that sets `cookies` decides the choice: `true` sends them all again.
+        #expect(layered.map(\.onlyCookies) == [["session", "csrf"], nil, ["csrf"]])
+    }
+
+    @Test(arguments: [
+        ("  - request: { url: http://h/, cookies: { only: [] } }\n",
+         "'cookies.only' needs at least one cookie name; to send none of the jar's cookies write 'cookies: false'", "[]"),
+        ("  - request: { url: http://h/, cookies: { only: [a, \"b c\"] } }\n", "the cookie name 'b c' contains a space", "\"b c\""),
+        ("  - request: { url: http://h/, cookies: { only: [a], onyl: [b] } }\n", "unknown key 'onyl' in 'cookies'; did you mean 'only'?", "onyl"),
+        ("  - request: { url: http://h/, cookies: { only: a } }\n", "expected a sequence for 'cookies.only', found a string", "a }"),
+    ] as [(String, String, String)])
+    func onlyCookiesErrors(line: String, message: String, at needle: String) {
+        let found = error("steps:\n" + line)
+        #expect(found?.message == message, "\(String(describing: found))")
+        #expect(found?.at == place(of: needle, in: "steps:\n" + line), "\(String(describing: found))")
     }
 
     // MARK: - follow_redirects: { trusted: true }

@@ -38,6 +38,8 @@ import Testing
         Option(name: "http_version", set: { $0.httpVersion = $1.rawValue % 2 == 0 ? .http2 : .http1_1 }, read: { $0.httpVersion?.rawValue }),
         Option(name: "compressed", set: { $0.compressed = flag($1, builtIn: true) }, read: { $0.compressed.map { "\($0)" } }),
         Option(name: "cookies", set: { $0.cookies = flag($1, builtIn: true) }, read: { $0.cookies.map { "\($0)" } }),
+        // Set with `cookies`, as the decoder sets them: the layer that sets `cookies` decides both.
+        Option(name: "cookies.only", set: { $0.cookies = true; $0.onlyCookies = ["c-\($1)"] }, read: { $0.onlyCookies?.joined() }),
         Option(name: "proxy", set: { $0.proxy = literal("http://proxy-\($1)") }, read: { $0.proxy?.literalText }),
         Option(name: "tls.ca", set: { $0.tls = RequestTLSOptions(ca: literal("ca-\($1)")) }, read: { $0.tls?.ca?.literalText }),
         Option(name: "tls.cert", set: { $0.tls = RequestTLSOptions(cert: literal("cert-\($1)")) }, read: { $0.tls?.cert?.literalText }),
@@ -69,7 +71,7 @@ import Testing
         #expect(!auth.writesNothing)
         // A field added to RequestOptions must be added to `writesNothing` (and to the list
         // above): this count is the reminder.
-        #expect(Mirror(reflecting: RequestOptions()).children.count == 14)
+        #expect(Mirror(reflecting: RequestOptions()).children.count == 15)
     }
 
     /// Every layer from `top` down sets the option: `top`'s value is the one sent.

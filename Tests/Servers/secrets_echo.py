@@ -139,6 +139,7 @@ class Handler(BaseHTTPRequestHandler):
         routes = {
             "/__stash": self.stash,
             "/echo": self.echo,
+            "/digest-echo": self.digest_echo,
             "/stash/json": self.stash_json,
             "/stash/cookie": self.stash_cookie,
             "/reflect": self.reflect,
@@ -183,6 +184,15 @@ class Handler(BaseHTTPRequestHandler):
             "body": body.decode("utf-8", errors="replace"),
             "json": parsed_json(body),
         }, ascii_only=self.param("ascii") == "1")
+
+    def digest_echo(self, body: bytes):
+        """`ANY /digest-echo`: a Digest challenge (RFC 7616) until the request carries
+        `Authorization: Digest …`, then `/echo` (unverified: what matters is that the echoed
+        `response=`, computed from the secret password, is masked)."""
+        if not (self.headers.get("Authorization") or "").lower().startswith("digest "):
+            challenge = 'Digest realm="canary", nonce="0123456789abcdef", qop="auth", algorithm=SHA-256'
+            return self.send_json(401, {"error": "digest credentials required"}, headers=[("WWW-Authenticate", challenge)])
+        self.echo(body)
 
     def stash_json(self, body: bytes):
         """`GET /stash/json?key=K`: the stashed text as an `application/json` body."""

@@ -42,6 +42,13 @@ from loopback import remove_stale, serve  # noqa: E402  (the demo's start-up con
 MAX_BUFFERED_BODY = 256 * 1024 * 1024  # /echo and friends buffer the body; /discard and /multipart stream
 CHUNK = 1024 * 1024
 BASIC_USER, BASIC_PASSWORD = "demo", "secret"
+# /digest/<algorithm> (RFC 7616): the credentials, and the nonces handed out (a nonce the
+# server never issued is refused, as a real server refuses a replayed or made-up one).
+DIGEST_USER, DIGEST_PASSWORD, DIGEST_REALM = "demo", "digest-pass-7616", "courier-digest"
+DIGEST_ALGORITHMS = {"md5": ("MD5", hashlib.md5), "sha256": ("SHA-256", hashlib.sha256)}
+DIGEST_NONCES: set = set()
+DIGEST_LOCK = threading.Lock()
+DIGEST_PARAM = re.compile(r'\s*([A-Za-z-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^,\s]*))\s*,?')
 LOGIN_USER, LOGIN_PASSWORD = "demo", "secret"
 CLIENT_ID, CLIENT_SECRET = "courier", "secret"
 
@@ -580,6 +587,7 @@ class Handler(BaseHTTPRequestHandler):
         (r"/flow/stats", "GET", "flow_stats"),
         (r"/protected", "*", "protected"),
         (r"/basic", "*", "basic"),
+        (r"/digest/(?P<algorithm>md5|sha256)", "*", "digest"),
         (r"/health", "GET", "health"),
         # Retries and polling (issue 12): per-key counters, so parallel tests never collide.
         (r"/retry/after-date", "*", "retry_after_date"),
@@ -929,8 +937,12 @@ class Handler(BaseHTTPRequestHandler):
             self.send_bytes(200, body, "application/json", pairs)
 
     def h_cookies_set(self):
-        headers = [("Set-Cookie", f"{name}={values[-1]}; Path=/") for name, values in self.query.items()]
-        self.send_json(200, {"set": {k: v[-1] for k, v in self.query.items()}}, headers)
+        # `max_age=N` is no cookie: it makes the others persistent (`Max-Age=N`), not session cookies.
+        max_age = self.query.get("max_age", [None])[-1]
+        suffix = f"; Max-Age={int(max_age)}" if max_age is not None else ""
+        cookies = {k: v[-1] for k, v in self.query.items() if k != "max_age"}
+        headers = [("Set-Cookie", f"{name}={value}; Path=/{suffix}") for name, value in cookies.items()]
+        self.send_json(200, {"set": cookies}, headers)
 
     def h_cookies_attributes(self):
         # Every attribute of RFC 6265 and SameSite, in mixed case, for expect.cookies attribute maps.
@@ -1216,6 +1228,51 @@ class Handler(BaseHTTPRequestHandler):
             return self.fail(401, "basic auth demo:secret required",
                              [("WWW-Authenticate", 'Basic realm="courier-test", charset="UTF-8"')])
         self.send_json(200, {"authenticated": True, "user": creds[0]})
+
+    def h_digest(self, algorithm):
+        """`ANY /digest/md5|sha256`: HTTP Digest (RFC 7616, qop=auth) for demo:digest-pass-7616.
+        Without credentials, or with wrong ones, 401 and a fresh challenge; the body says why."""
+        name, hash_function = DIGEST_ALGORITHMS[algorithm]
+        header = self.headers.get("Authorization") or ""
+        reason = "digest credentials required" if not header else self.digest_problem(header, name, hash_function)
+        if reason is None:
+            return self.send_json(200, {"authenticated": True, "user": DIGEST_USER, "algorithm": name})
+        nonce = secrets.token_hex(16)
+        with DIGEST_LOCK:
+            DIGEST_NONCES.add(nonce)
+        challenge = (f'Digest realm="{DIGEST_REALM}", nonce="{nonce}", qop="auth", algorithm={name}, '
+                     f'opaque="{secrets.token_hex(8)}"')
+        self.fail(401, reason, [("WWW-Authenticate", challenge)])
+
+    def digest_problem(self, header: str, name: str, hash_function):
+        """Why an `Authorization: Digest …` does not prove the password, or None when it does."""
+        scheme, _, rest = header.partition(" ")
+        if scheme.lower() != "digest":
+            return f"expected Digest credentials, got {scheme}"
+        params = {m.group(1).lower(): (m.group(2) if m.group(2) is not None else m.group(3))
+                  for m in DIGEST_PARAM.finditer(rest)}
+        params = {k: re.sub(r"\\(.)", r"\1", v) for k, v in params.items()}
+        for key in ("username", "realm", "nonce", "uri", "response", "qop", "nc", "cnonce"):
+            if key not in params:
+                return f"digest credentials lack {key}"
+        if params.get("algorithm", "MD5").upper() != name.upper():
+            return f"expected algorithm {name}, got {params.get('algorithm')}"
+        if params["qop"] != "auth" or params["realm"] != DIGEST_REALM or params["uri"] != self.raw_path:
+            return "digest credentials for another realm, qop or uri"
+        with DIGEST_LOCK:
+            if params["nonce"] not in DIGEST_NONCES:
+                return "unknown nonce"
+
+        def h(text: str) -> str:
+            return hash_function(text.encode()).hexdigest()
+
+        ha1 = h(f"{params['username']}:{DIGEST_REALM}:{DIGEST_PASSWORD}")
+        ha2 = h(f"{self.command}:{params['uri']}")
+        expected = h(f"{ha1}:{params['nonce']}:{params['nc']}:{params['cnonce']}:auth:{ha2}")
+        if params["username"] != DIGEST_USER or params["response"] != expected:
+            return "wrong digest username or password"
+        return None
+
 
 
 # ---------------------------------------------------------------------------

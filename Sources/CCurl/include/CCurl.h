@@ -35,6 +35,8 @@ static const size_t courier_writefunc_pause = CURL_WRITEFUNC_PAUSE;
 static const size_t courier_readfunc_pause = CURL_READFUNC_PAUSE;
 static const size_t courier_readfunc_abort = CURL_READFUNC_ABORT;
 static const int courier_pause_cont = CURLPAUSE_CONT;
+/// CURLAUTH_DIGEST for CURLOPT_HTTPAUTH (a cast expression Swift does not import).
+static const long courier_auth_digest = (long)CURLAUTH_DIGEST;
 
 CURLcode courier_easy_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode courier_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
@@ -58,6 +60,8 @@ CURLcode courier_easy_setopt_xferinfo(CURL *handle, courier_xferinfo_callback ca
 CURLcode courier_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode courier_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
 CURLcode courier_easy_getinfo_string(CURL *handle, CURLINFO info, char **value);
+/// CURLINFO_COOKIELIST and the like; the caller frees the list with courier_slist_free_all.
+CURLcode courier_easy_getinfo_slist(CURL *handle, CURLINFO info, struct curl_slist **value);
 
 // MARK: - multi handles
 

@@ -66,6 +66,12 @@ struct CurlCommand {
         for cookie in Self.jarCookies(sent, request: request) { line.option("-b", cookie) }
         // `cookie:`, which libcurl sent after the jar's (CURLOPT_COOKIE), as `curl -b` sends it.
         if let cookie = request.options.cookie { line.option("-b", cookie) }
+        // Digest: curl answers the challenge as libcurl did, the password a variable when it is a
+        // named secret (else masked). Not the `Authorization: Digest …` sent: its nonce is spent.
+        if case .digest(let username, let password)? = request.options.authentication {
+            line.flag("--digest")
+            line.option("-u", username + ":" + password)
+        }
         switch request.body {
         case .none, .multipart:
             break

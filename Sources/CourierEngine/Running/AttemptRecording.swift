@@ -36,6 +36,11 @@ struct AttemptRecording {
         let policy = secrets.policy
         var record = Attempt(startedAt: clock.timestamp(at: clock.elapsedMicroseconds()),
                              request: AttemptRecorder(policy: policy).request(request, sent: []))
+        // Digest has no header until libcurl answers a challenge: the dry run shows the one it
+        // would send, masked as a sent one is, so the preview says which credentials go.
+        if case .digest? = request.options.authentication {
+            record.request.headers.append(HeaderField(name: "Authorization", value: "Digest \(MaskingPolicy.mask)"))
+        }
         if curlCommands { record.curl = CurlCommand(policy: policy).render(request) }
         return record
     }

@@ -65,12 +65,18 @@ struct CredentialHarvester {
 
     /// The credentials of a request as built, before it is sent: its credential headers, what
     /// `apply` added (a credential whatever its header's or parameter's name), the TLS key's
-    /// password, and the userinfo of its URL, its proxy and the environment's proxies.
+    /// password, Digest's password, and the userinfo of its URL, its proxy and the environment's proxies.
     func built(_ request: HTTPRequest, applied: [String]) {
         for value in applied { credential(value) }
         headers(request.headers)
         // The spec counts `tls.password` among the secrets, whoever wrote it where.
         if let password = request.options.nonDefaultTLS?.password, !password.isEmpty { registry.register(password, name: nil) }
+        // Digest's password never travels; the `Authorization: Digest …` libcurl builds from it
+        // is registered when sent (``sent(_:)``). A server may still echo the password back.
+        if case .digest(let username, let password)? = request.options.authentication {
+            credential(password)
+            credential(username + ":" + password)
+        }
         urlCredentials(of: request.url)
         // The proxy: the step's or --proxy, else the environment's, as libcurl picks it.
         if let proxy = request.options.proxy { urlCredentials(of: proxy) }

@@ -61,9 +61,8 @@ struct RequestBuilder {
                 headers.set(name: name, value: rendered)
                 applied.append(rendered)
             }
-        } else {
-            try applyAuth(request.auth ?? defaults.auth, to: &headers)
         }
+        let authentication = flow == nil ? try applyAuth(request.auth ?? defaults.auth, to: &headers) : nil
 
         // The merge drops `null` headers, so the step's own list tells whether it removed the type.
         let contentTypeRemoved = written.headers.contains { $0.value == nil && ((try? headerName($0))?.caseInsensitiveEquals("Content-Type") ?? false) }
@@ -71,6 +70,10 @@ struct RequestBuilder {
         let method = try renderer.string(request.method).uppercased()
         var transport = try transportOptions(options)
         if !request.cookie.isEmpty { transport.cookie = try cookieLine(request.cookie) }
+        transport.authentication = authentication
+        if let clearing = request.clearCookies, let jar = cookieJar {
+            transport.clearsCookies = CookieJarClearing(jar: jar, scope: clearing == .all ? .all : .session)
+        }
         return (HTTPRequest(method: method.isEmpty ? "GET" : method, url: url, headers: headers, body: body,
                             options: transport), applied)
     }
@@ -166,10 +169,14 @@ struct RequestBuilder {
 
     // MARK: - Auth
 
-    private func applyAuth(_ auth: RequestAuth?, to headers: inout HTTPHeaders) throws(EvaluationError) {
+    /// Sets the credential header of `auth`, or returns the credentials libcurl answers a
+    /// challenge with (Digest), which no header can hold.
+    private func applyAuth(_ auth: RequestAuth?, to headers: inout HTTPHeaders) throws(EvaluationError) -> HTTPAuthentication? {
         switch auth {
         case nil, .none?:
             break
+        case .digest(let username, let password)?:
+            return .digest(username: try renderer.string(username), password: try renderer.string(password))
         case .bearer(let token)?:
             headers.set(name: "Authorization", value: "Bearer " + (try renderer.string(token)))
         case .basic(let username, let password)?:
@@ -178,6 +185,7 @@ struct RequestBuilder {
         case .header(let name, let value)?:
             headers.set(name: try renderer.string(name), value: try renderer.string(value))
         }
+        return nil
     }
 
     // MARK: - Body
@@ -255,6 +263,7 @@ struct RequestBuilder {
         }
         if let compressed = options.compressed { result.compressed = compressed }
         result.cookieJar = options.cookies == false ? nil : cookieJar
+        if let names = options.onlyCookies { result.onlyCookies = Set(names) }
         if let proxy = options.proxy { result.proxy = try renderer.string(proxy) }
         result.maxResponseBytes = maxResponseBytes
 

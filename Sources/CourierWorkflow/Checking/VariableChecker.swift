@@ -304,7 +304,7 @@ private struct Walker {
         }
         switch request.auth {
         case .bearer(let t)?: visit(t)
-        case .basic(let u, let p)?: visit(u); visit(p)
+        case .basic(let u, let p)?, .digest(let u, let p)?: visit(u); visit(p)
         case .header(let n, let v)?: visit(n); visit(v)
         case .none?, nil: break
         }
@@ -345,7 +345,7 @@ private struct Walker {
         if let abortIf = options.retry?.abortIf { visit(abortIf) }
         switch options.auth {
         case .bearer(let t)?: visit(t)
-        case .basic(let u, let p)?: visit(u); visit(p)
+        case .basic(let u, let p)?, .digest(let u, let p)?: visit(u); visit(p)
         case .header(let n, let v)?: visit(n); visit(v)
         case .none?, nil: break
         }

@@ -10,11 +10,12 @@ extension WorkflowDecoder {
     static let defaultsHints: [String: String] = [
         "url": "'url' is per request; for a common prefix use 'base_url' in defaults",
         "cookie": "'cookie' (cookies to send) is per request; put it in the request, or set a 'Cookie' header in defaults",
+        "clear_cookies": "'clear_cookies' empties the jar once, before one request; put it in the request that should start without them",
     ]
     static let optionKeys = ["base_url", "timeout", "connect_timeout", "follow_redirects", "max_redirects",
                              "http_version", "compressed", "cookies", "proxy", "tls"]
     static let bodyKeys = ["json", "form", "multipart", "body", "body_file"]
-    static let requestKeys = ["method", "url", "query", "headers", "cookie", "auth"] + bodyKeys + ["content_type"] + optionKeys
+    static let requestKeys = ["method", "url", "query", "headers", "cookie", "clear_cookies", "auth"] + bodyKeys + ["content_type"] + optionKeys
     static let defaultsKeys = ["headers", "auth"] + optionKeys + ["retry"]
 
     // MARK: - Request
@@ -35,9 +36,11 @@ extension WorkflowDecoder {
         var options = options(f, context: "request")
         if let h = f["headers"] { options.headers = headers(h, for: "headers") }
         let cookie = f["cookie"].map(cookieEntries) ?? []
+        let clearCookies = f["clear_cookies"].flatMap { choice($0, for: "clear_cookies", [("session", CookieClearing.session), ("all", .all)]) }
         let body = body(f)
         guard let url else { return nil }
-        return Request(method: method, url: url, query: query, auth: auth, body: body, cookie: cookie, options: options, range: node.range)
+        return Request(method: method, url: url, query: query, auth: auth, body: body, cookie: cookie, clearCookies: clearCookies,
+                       options: options, range: node.range)
     }
 
     func query(_ node: YAMLNode) -> [(name: Template, values: [TemplateValue])] {
@@ -106,11 +109,12 @@ extension WorkflowDecoder {
 
     func requestAuth(_ node: YAMLNode) -> RequestAuth? {
         if let scalar = node.scalar, scalar.text == "none" { return RequestAuth.none }
-        guard let f = fields(node, in: "auth", allowed: ["bearer", "basic", "header"]) else { return nil }
-        let present = ["bearer", "basic", "header"].filter(f.has)
+        let schemes = ["bearer", "basic", "digest", "header"]
+        guard let f = fields(node, in: "auth", allowed: schemes) else { return nil }
+        let present = schemes.filter(f.has)
         guard present.count == 1 else {
             if present.isEmpty {
-                error("'auth' needs one of 'bearer', 'basic' or 'header' (or write 'auth: none')", at: node.range)
+                error("'auth' needs one of 'bearer', 'basic', 'digest' or 'header' (or write 'auth: none')", at: node.range)
             } else if let second = f.key(present[1]) {
                 error("'auth' takes one scheme; '\(present[1])' conflicts with '\(present[0])'", at: second.range)
             }
@@ -120,16 +124,23 @@ extension WorkflowDecoder {
         case "bearer":
             return f["bearer"].flatMap { template($0, for: "bearer") }.map(RequestAuth.bearer)
         case "basic":
-            guard let b = f["basic"].flatMap({ fields($0, in: "basic auth", allowed: ["username", "password"]) }) else { return nil }
-            guard let user = required(b, "username", in: "basic auth").flatMap({ template($0, for: "username") }),
-                  let password = required(b, "password", in: "basic auth").flatMap({ template($0, for: "password") }) else { return nil }
-            return .basic(username: user, password: password)
+            return credentials(f["basic"], in: "basic auth").map { RequestAuth.basic(username: $0.username, password: $0.password) }
+        case "digest":
+            return credentials(f["digest"], in: "digest auth").map { RequestAuth.digest(username: $0.username, password: $0.password) }
         default:
             guard let h = f["header"].flatMap({ fields($0, in: "header auth", allowed: ["name", "value"]) }) else { return nil }
             guard let name = required(h, "name", in: "header auth").flatMap({ template($0, for: "name") }),
                   let value = required(h, "value", in: "header auth").flatMap({ template($0, for: "value") }) else { return nil }
             return .header(name: name, value: value)
         }
+    }
+
+    /// `{ username: U, password: P }` of `basic` and `digest`, both required.
+    private func credentials(_ node: YAMLNode?, in context: String) -> (username: Template, password: Template)? {
+        guard let c = node.flatMap({ fields($0, in: context, allowed: ["username", "password"]) }) else { return nil }
+        guard let user = required(c, "username", in: context).flatMap({ template($0, for: "username") }),
+              let password = required(c, "password", in: context).flatMap({ template($0, for: "password") }) else { return nil }
+        return (user, password)
     }
 
     /// The value of a key that must be present.
@@ -244,7 +255,7 @@ extension WorkflowDecoder {
         o.maxRedirects = f["max_redirects"].flatMap { int($0, for: "max_redirects", minimum: 0) }
         o.httpVersion = f["http_version"].flatMap { choice($0, for: "http_version", [("1.0", RequestHTTPVersion.http1_0), ("1.1", .http1_1), ("2", .http2), ("2.0", .http2)]) }
         o.compressed = f["compressed"].flatMap { bool($0, for: "compressed") }
-        o.cookies = f["cookies"].flatMap(cookieJarSwitch)
+        if let node = f["cookies"], let use = cookieJarUse(node) { (o.cookies, o.onlyCookies) = use }
         o.proxy = f["proxy"].flatMap { template($0, for: "proxy") }
         o.tls = f["tls"].flatMap(tlsOptions)
         return o
@@ -264,14 +275,34 @@ extension WorkflowDecoder {
         return bool(value, for: "trusted").map { (true, $0) }
     }
 
-    /// `cookies: true|false`; a mapping there is a request's `cookie:` in the wrong place.
-    private func cookieJarSwitch(_ node: YAMLNode) -> Bool? {
-        if case .mapping = node.kind {
-            error("'cookies' turns the cookie jar on or off (true or false); to send cookies write 'cookie: { name: value }' in the request",
-                  at: node.range)
+    /// `cookies: true|false`, or `{ only: [names] }` (the jar on, sending those of its cookies);
+    /// another mapping there is a request's `cookie:` in the wrong place.
+    private func cookieJarUse(_ node: YAMLNode) -> (on: Bool, only: [String]?)? {
+        guard case .mapping = node.kind else { return bool(node, for: "cookies").map { ($0, nil) } }
+        guard node["only"] != nil else {
+            error("'cookies' turns the cookie jar on or off (true or false) or picks its cookies ({ only: [name, …] }); "
+                  + "to send cookies write 'cookie: { name: value }' in the request", at: node.range)
             return nil
         }
-        return bool(node, for: "cookies")
+        guard let f = fields(node, in: "'cookies'", allowed: ["only"]), let list = f["only"],
+              let items = sequence(list, for: "cookies.only") else { return nil }
+        guard !items.isEmpty else {
+            error("'cookies.only' needs at least one cookie name; to send none of the jar's cookies write 'cookies: false'", at: list.range)
+            return nil
+        }
+        var names: [String] = []
+        for item in items {
+            guard let name = item.scalar?.text, item.scalar?.value != .null else {
+                error("expected a cookie name in 'cookies.only', found \(item.kindDescription)", at: item.range)
+                return nil
+            }
+            if let problem = CookieEntry.problem(withName: name) {
+                error(problem, at: item.range)
+                return nil
+            }
+            names.append(name)
+        }
+        return (true, names)
     }
 
     private func tlsOptions(_ node: YAMLNode) -> RequestTLSOptions? {

@@ -12,6 +12,7 @@ package struct Request: Sendable {
         let auth: RequestAuth?
         let body: Body?
         let cookie: [CookieEntry]
+        let clearCookies: CookieClearing?
         /// Nil when no option is set (most requests): 736 bytes a request did not need.
         let setOptions: Boxed<RequestOptions>?
         let range: SourceRange
@@ -19,13 +20,14 @@ package struct Request: Sendable {
         var options: RequestOptions { setOptions?.value ?? RequestOptions() }
 
         init(method: Template, url: Template, query: [(name: Template, values: [TemplateValue])], auth: RequestAuth?, body: Body?,
-             cookie: [CookieEntry], options: RequestOptions, range: SourceRange) {
+             cookie: [CookieEntry], clearCookies: CookieClearing?, options: RequestOptions, range: SourceRange) {
             self.method = method
             self.url = url
             self.query = query
             self.auth = auth
             self.body = body
             self.cookie = cookie
+            self.clearCookies = clearCookies
             self.setOptions = options.writesNothing ? nil : Boxed(options)
             self.range = range
         }
@@ -48,6 +50,9 @@ package struct Request: Sendable {
     /// `cookie:`, in file order: sent on every hop, other hosts too, beside the jar's cookies.
     package var cookie: [CookieEntry] { storage.cookie }
 
+    /// `clear_cookies:`: the jar's cookies dropped before the request is sent.
+    package var clearCookies: CookieClearing? { storage.clearCookies }
+
     /// Options written on the request itself, including its `headers`
     /// (in `options.headers`). Layered with ``RequestOptions/layered(request:defaults:commandLine:)``.
     package var options: RequestOptions { storage.options }
@@ -55,9 +60,10 @@ package struct Request: Sendable {
     package var range: SourceRange { storage.range }
 
     package init(method: Template, url: Template, query: [(name: Template, values: [TemplateValue])] = [],
-                 auth: RequestAuth? = nil, body: Body? = nil, cookie: [CookieEntry] = [], options: RequestOptions = RequestOptions(),
-                 range: SourceRange) {
-        storage = Storage(method: method, url: url, query: query, auth: auth, body: body, cookie: cookie, options: options, range: range)
+                 auth: RequestAuth? = nil, body: Body? = nil, cookie: [CookieEntry] = [], clearCookies: CookieClearing? = nil,
+                 options: RequestOptions = RequestOptions(), range: SourceRange) {
+        storage = Storage(method: method, url: url, query: query, auth: auth, body: body, cookie: cookie, clearCookies: clearCookies,
+                          options: options, range: range)
     }
 
     /// The request's own headers (`options.headers`); a nil value removes a default.
@@ -148,6 +154,8 @@ package struct CookieEntry: Sendable {
 package enum RequestAuth: Sendable {
     case bearer(Template)
     case basic(username: Template, password: Template)
+    /// HTTP Digest (RFC 7616), answered by libcurl: no header is built; the password is a secret.
+    case digest(username: Template, password: Template)
     /// An API-key style header.
     case header(name: Template, value: Template)
     /// `auth: none`: send without the workflow's `auth.apply`.

@@ -29,6 +29,9 @@ package struct RequestOptions: Sendable {
     package var compressed: Bool?
     /// Built-in default: true (one jar per workflow run).
     package var cookies: Bool?
+    /// `cookies: { only: [a, b] }`: of the jar's cookies, only these names are sent (nil: all).
+    /// Set with ``cookies`` (true) and layered with it: the layer that sets `cookies` decides both.
+    package var onlyCookies: [String]?
     /// Built-in default: the `http_proxy`/`https_proxy`/`no_proxy` environment.
     package var proxy: Template?
     package var tls: RequestTLSOptions?
@@ -105,7 +108,7 @@ package struct RequestOptions: Sendable {
     /// layer, gives that layer (`merged` has already dropped its `null` headers).
     private var isEmpty: Bool {
         baseURL == nil && headers.isEmpty && timeout == nil && connectTimeout == nil && followRedirects == nil
-            && trustedRedirects == nil && maxRedirects == nil && httpVersion == nil && compressed == nil && cookies == nil && proxy == nil
+            && trustedRedirects == nil && maxRedirects == nil && httpVersion == nil && compressed == nil && cookies == nil && onlyCookies == nil && proxy == nil
             && tls == nil && retry == nil
     }
 
@@ -128,6 +131,8 @@ package struct RequestOptions: Sendable {
             proxy: proxy ?? lower.proxy,
             tls: nil,
             retry: retry ?? lower.retry)
+        // A request's `cookies: true` sends them all again, over a `defaults` that picked some.
+        result.onlyCookies = cookies != nil ? onlyCookies : lower.onlyCookies
         switch (tls, lower.tls) {
         case let (upper?, lowerTLS?): result.tls = upper.merged(over: lowerTLS)
         case let (upper?, nil): result.tls = upper

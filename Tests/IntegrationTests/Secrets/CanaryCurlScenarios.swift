@@ -50,6 +50,27 @@ extension CanaryScenario {
                   arguments: ["--curl"],
                   secrets: [.string("pw", c.canary(), user: "bob")])
         },
+        CanaryScenario(number: 66, title: "--curl and --dry-run: a Digest password (--digest -u)") { c in
+            Setup(files: ["flow.yaml": """
+                name: canary 66
+                secrets:
+                  pw: "{{ env.CANARY_A }}"
+                steps:
+                  - name: digest auth
+                    request:
+                      url: "\(c.base)/digest-echo"
+                      auth: { digest: { username: bob, password: "{{ pw }}" } }
+                    \(failOnPurpose)
+                  - name: digest in defaults
+                    request: { url: "\(c.base)/echo" }
+                    \(failOnPurpose)
+                defaults:
+                  auth: { digest: { username: bob, password: "{{ pw }}" } }
+                """],
+                  environment: ["CANARY_A": c.canary()],
+                  arguments: ["--curl"],
+                  secrets: [.string("pw", c.canary(), user: "bob")])
+        },
         CanaryScenario(number: 44, title: "--dry-run: a secret in the query, a JSON and a text body, base64, and a secret capture") { c in
             Setup(files: ["flow.yaml": """
                 name: canary 44

@@ -437,6 +437,12 @@ extension CanaryScenario {
                   auth: { basic: { username: bob, password: "{{ pw }}" } }
             """
         },
+        simple(65, "guard: Digest password, the echoed Authorization: Digest computed from it", user: "bob") { c in
+            """
+                  url: "\(c.base)/digest-echo"
+                  auth: { digest: { username: bob, password: "{{ pw }}" } }
+            """
+        },
         CanaryScenario(number: 30, title: "guard: tls.password (wrong PKCS#12 password)") { c in
             let mtls = try await TransportFixtures.shared.server(.mtls)
             let p12 = try await TransportFixtures.shared.certificate("client.p12")
