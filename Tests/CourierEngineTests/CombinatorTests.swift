@@ -129,4 +129,24 @@ import Testing
         #expect(passed.outcome == .passed)
         #expect(passed.expected == .value(["any": [41, ["gt": 40]]]))
     }
+
+    /// The places this issue's later checks added: redirect hops and counts, cookie attributes,
+    /// `http_version` and a capture's `expect:`, each held by the same combinators.
+    @Test func theNewerPlacesHoldThemToo() async throws {
+        var response = jsonResponse(200, Self.body)
+        response.redirects = [HTTPRedirectHop(url: "http://h/start", status: 302, headers: ["Location": "/x?next=%2Fhome"])]
+        response.headers.add(name: "Set-Cookie", value: "s=1; Path=/app; Max-Age=60")
+        let passing = """
+            redirects: [{ status: { any: [301, 302] }, location: { all: [{ starts_with: / }, { contains: next }] } }]
+                  cookies: { s: { path: { any: [/, /app] }, max_age: { all: [{ gt: 0 }, { lt: 61 }] } } }
+            """
+        #expect(try await check(passing, response: response).failures.map(\.message) == [])
+        let failing = try await check("redirects: { all: [{ gte: 1 }, { lt: 1 }] }\n      cookies: { s: { max_age: { any: [1, 2] } } }",
+                                      response: response).failures.map(\.message)
+        #expect(failing.count == 2, "\(failing)")
+        #expect(failing.contains("redirects: expected < 1, got 1"), "\(failing)")
+        let capture = "steps:\n  - request: { url: http://h/x }\n    capture:\n      id: { json: $.id, expect: { all: [{ gt: 40 }, { not: { any: [41, 42] } }] } }\n"
+        let run = try await runStep(capture, response: jsonResponse(200, Self.body))
+        #expect(run.failures().map(\.subject) == ["capture id"])
+    }
 }
