@@ -101,7 +101,7 @@ import Testing
                   http_version: "1.0"
                   json: { $.request_line: { ends_with: HTTP/1.0 } }
             """
-        let nginx = TransportFixtures.nginxPath != nil || Paths.onCI
+        let nginx = TransportFixtures.usesNginx(toCheck: "HTTP/2")
         if nginx {
             let server = try await TransportFixtures.shared.server(.nginx)
             let ca = try await TransportFixtures.shared.certificate("ca.pem")
@@ -125,9 +125,6 @@ import Testing
                 request: { url: \(misbehaving.baseURL)/http10 }
                 expect: { http_version: "2" }
             """
-        if !nginx {
-            withKnownIssue("nginx is not installed (apt-get install nginx-light); HTTP/2 not checked") { Issue.record("no nginx") }
-        }
         let run = try await TransportRun.run(steps, arguments: ["--json", "report.json"])
         #expect(run.result.status == 1, run.result.context)
         let out = run.result.stdout

@@ -49,7 +49,7 @@ import Testing
 
     @Test("br from nginx: raw sha256 and equals_file against the encoded file, the decoded body against its text")
     func brotli() async throws {
-        guard TransportFixtures.nginxPath != nil else { return }
+        guard TransportFixtures.usesNginx(toCheck: "raw br bodies") else { return }
         let nginx = try await TransportFixtures.shared.server(.nginx)
         let ca = try await TransportFixtures.shared.certificate("ca.pem")
         let workspace = try Workspace()
@@ -82,7 +82,7 @@ import Testing
 
     @Test("--max-body-size bounds the decoded size too: a 106-byte br bomb of 64 MiB is an error, not an OOM; a corrupt body says so")
     func bombAndCorrupt() async throws {
-        guard TransportFixtures.nginxPath != nil else { return }
+        guard TransportFixtures.usesNginx(toCheck: "the br bomb and a corrupt body") else { return }
         let nginx = try await TransportFixtures.shared.server(.nginx)
         let ca = try await TransportFixtures.shared.certificate("ca.pem")
         let run = try await TransportRun.run("""
