@@ -1,3 +1,4 @@
+import CourierDiagnostics
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -42,7 +43,7 @@ package struct Timestamp: Sendable, Hashable, Comparable {
         let (whole, fraction) = micros < 0 ? (seconds - 1, micros + 1_000_000) : (seconds, micros)
         let (days, secondOfDay) = whole.quotientAndRemainder(dividingBy: 86_400)
         let (day, second) = secondOfDay < 0 ? (days - 1, secondOfDay + 86_400) : (days, secondOfDay)
-        let (year, month, dayOfMonth) = Self.civil(fromDays: day)
+        let (year, month, dayOfMonth) = CivilCalendar.civil(days: day)
         func pad(_ value: Int, _ width: Int) -> String {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
@@ -66,31 +67,10 @@ package struct Timestamp: Sendable, Hashable, Comparable {
         guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
               let minute = number(14, 2), let second = number(17, 2), let fraction = number(20, 6),
               (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
-        let days = Self.days(fromCivil: year, month, day)
+        let days = CivilCalendar.days(year: year, month: month, day: day)
         microsecondsSince1970 = ((days * 86_400 + hour * 3600 + minute * 60 + second) * 1_000_000) + fraction
     }
 
-    // Howard Hinnant's days-from-civil algorithms (proleptic Gregorian calendar).
-    private static func civil(fromDays z: Int) -> (Int, Int, Int) {
-        let z = z + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
-
-    private static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
 }
 
 extension Timestamp: Codable {

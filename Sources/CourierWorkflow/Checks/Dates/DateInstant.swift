@@ -1,3 +1,4 @@
+import CourierDiagnostics
 import CourierJSON
 
 /// A moment in time to the microsecond, in UTC: what the date filters (`to_date`, `unix`,
@@ -84,28 +85,11 @@ package struct DateInstant: Sendable, Hashable, Comparable {
 
     // MARK: - The proleptic Gregorian calendar
 
-    /// Days from 1970-01-01 to a civil date (H. Hinnant's `days_from_civil`, exact for every year).
-    static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
+    /// Days from 1970-01-01 to a civil date.
+    static func days(year: Int, month: Int, day: Int) -> Int { CivilCalendar.days(year: year, month: month, day: day) }
 
-    /// The civil date of a day counted from 1970-01-01 (`civil_from_days`).
-    static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
+    /// The civil date of a day counted from 1970-01-01.
+    static func civil(days: Int) -> (year: Int, month: Int, day: Int) { CivilCalendar.civil(days: days) }
 
     static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
 
