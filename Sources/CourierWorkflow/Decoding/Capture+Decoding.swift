@@ -63,6 +63,16 @@ extension WorkflowDecoder {
         return nil
     }
 
+    /// The JSONPath of a `json:` capture or of a `regex:` on one JSON value, parsed at load.
+    func captureQuery(_ value: YAMLNode) -> JSONQuery? {
+        guard let path = string(value, for: "json") else { return nil }
+        guard path.value.hasPrefix("$") else {
+            self.error("JSONPath '\(path.value)' must start with '$' (e.g. '$.\(path.value)')", at: value.range)
+            return nil
+        }
+        return jsonQuery(path.value, value)
+    }
+
     /// A capture's pattern, compiled at load.
     func capturePattern(_ pattern: Located<String>, _ node: YAMLNode) -> RegexPattern? {
         do { return try RegexPattern(pattern.value, dialect: .workflow) } catch {
@@ -85,14 +95,9 @@ extension WorkflowDecoder {
         }
         var subject = RegexSubject.body
         if let value = f["json"] {
-            guard let path = string(value, for: "json") else { return nil }
-            guard path.value.hasPrefix("$") else {
-                self.error("JSONPath '\(path.value)' must start with '$' (e.g. '$.\(path.value)')", at: value.range)
-                return nil
-            }
-            guard let query = jsonQuery(path.value, value) else { return nil }
+            guard let query = captureQuery(value) else { return nil }
             guard query.isSingular else {
-                self.error("'regex' reads one JSON value; '\(path.value)' can match several (use a singular path like '$.items[0].name')",
+                self.error("'regex' reads one JSON value; '\(query.text)' can match several (use a singular path like '$.items[0].name')",
                            at: value.range)
                 return nil
             }

@@ -33,12 +33,7 @@ extension CaptureSourceKind {
         CheckShape(key: "json", operand: .value, description: "The value a JSONPath gives in the JSON body (a list when it is not singular).",
                    example: "json: $.access_token")
     ) { decoder, value, _ in
-        guard let path = decoder.string(value, for: "json") else { return nil }
-        guard path.value.hasPrefix("$") else {
-            decoder.error("JSONPath '\(path.value)' must start with '$' (e.g. '$.\(path.value)')", at: value.range)
-            return nil
-        }
-        return decoder.jsonQuery(path.value, value).map(CaptureSource.json)
+        decoder.captureQuery(value).map(CaptureSource.json)
     }
 
     static let header = CaptureSourceKind(
