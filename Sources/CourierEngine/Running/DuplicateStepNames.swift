@@ -8,23 +8,39 @@ import CourierWorkflow
 /// written) or with a `name:` without templates. An include's steps, and names filled in
 /// at run time, are numbered by the runner all the same; they are just not predicted here.
 package enum DuplicateStepNames {
+    /// What the check needs of one step: its name known before the run, and where it is.
+    package struct Entry: Sendable {
+        let name: String
+        /// `for_each` runs are reported `name [1]`…: they meet only other `for_each` steps.
+        let key: String
+        let range: SourceRange
+    }
+
+    /// The step's entry, or nil when its name is known only at run time.
+    package static func entry(for step: Step) -> Entry? {
+        guard let name = staticName(of: step) else { return nil }
+        return Entry(name: name, key: step.forEach == nil ? name : name + " [·]", range: step.range)
+    }
+
     package static func check(_ workflow: Workflow) -> [Diagnostic] {
-        var first: [String: Step] = [:]
+        check((workflow.setup + workflow.steps + workflow.teardown).compactMap(entry))
+    }
+
+    /// Entries in run order (setup, steps, teardown).
+    package static func check(_ entries: [Entry]) -> [Diagnostic] {
+        var first: [String: Entry] = [:]
         var count: [String: Int] = [:]
         var diagnostics: [Diagnostic] = []
-        for step in workflow.setup + workflow.steps + workflow.teardown {
-            guard let name = staticName(of: step) else { continue }
-            // `for_each` runs are reported `name [1]`…: they meet only other `for_each` steps.
-            let key = step.forEach == nil ? name : name + " [·]"
-            count[key, default: 0] += 1
-            guard let earlier = first[key] else {
-                first[key] = step
+        for entry in entries {
+            count[entry.key, default: 0] += 1
+            guard let earlier = first[entry.key] else {
+                first[entry.key] = entry
                 continue
             }
-            let numbered = StepNaming.numbered(name, occurrence: count[key] ?? 1)
+            let numbered = StepNaming.numbered(entry.name, occurrence: count[entry.key] ?? 1)
             diagnostics.append(.warning(
-                "another step is named '\(name)' (line \(earlier.range.start.line)); reports call this one '\(numbered)'",
-                at: step.range,
+                "another step is named '\(entry.name)' (line \(earlier.range.start.line)); reports call this one '\(numbered)'",
+                at: entry.range,
                 notes: [.note("give it a 'name:' of its own", at: nil)]))
         }
         return diagnostics

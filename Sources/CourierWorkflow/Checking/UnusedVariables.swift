@@ -14,6 +14,12 @@ import CourierDiagnostics
 package enum UnusedVariables {
     package static func check(_ workflows: [Workflow], commandLineNames: [String]) -> [Diagnostic] {
         guard !commandLineNames.isEmpty else { return [] }
+        return check(workflows.map(NameFacts.init), commandLineNames: commandLineNames)
+    }
+
+    /// The same, from the workflows' recorded facts.
+    package static func check(_ workflows: [NameFacts], commandLineNames: [String]) -> [Diagnostic] {
+        guard !commandLineNames.isEmpty else { return [] }
         var used: Set<String> = []
         var runTimeIncludes = false
         for workflow in workflows {

@@ -52,11 +52,17 @@ package struct VariableChecker {
     /// Without `environment`, `env.NAME` is not checked.
     package static func check(_ workflow: Workflow, externalNames: Set<String>, commandLineKnown: Bool = true,
                               environment: Environment? = nil) -> [Diagnostic] {
+        check(NameFacts(workflow), externalNames: externalNames, commandLineKnown: commandLineKnown, environment: environment)
+    }
+
+    /// Checks a workflow from its recorded facts (`validate` records each step as it is
+    /// decoded and keeps only these).
+    package static func check(_ facts: NameFacts, externalNames: Set<String>, commandLineKnown: Bool = true,
+                              environment: Environment? = nil) -> [Diagnostic] {
         var walker = Walker(defined: externalNames)
         walker.commandLineKnown = commandLineKnown
         walker.environment = environment
-        walker.collectDefinitions(workflow)
-        walker.checkWorkflow(workflow)
+        walker.checkWorkflow(facts)
         return walker.result
     }
 
@@ -66,12 +72,14 @@ package struct VariableChecker {
     /// `runTimeIncludes` says whether an `include:` with a templated path, loaded
     /// only at run time, could use names not listed.
     package static func usedNames(in workflow: Workflow) -> (names: Set<String>, runTimeIncludes: Bool) {
+        usedNames(in: NameFacts(workflow))
+    }
+
+    package static func usedNames(in facts: NameFacts) -> (names: Set<String>, runTimeIncludes: Bool) {
         var walker = Walker(defined: [])
         walker.reportsProblems = false
-        walker.collectDefinitions(workflow)
-        walker.checkWorkflow(workflow)
-        let names = walker.used.union(workflow.vars.map(\.name)).union(workflow.secrets.map(\.name))
-        return (names, walker.sawRunTimeInclude)
+        walker.checkWorkflow(facts)
+        return (walker.used.union(facts.variableNames), walker.sawRunTimeInclude)
     }
 
     /// Checks steps loaded at run time (a templated `include:`), against the
@@ -79,7 +87,7 @@ package struct VariableChecker {
     package static func check(steps: [Step], definedNames: Set<String>, stepIDs: Set<String>) -> [Diagnostic] {
         var walker = Walker(defined: definedNames)
         walker.defineStepIDs(stepIDs)
-        walker.checkSteps(steps)
+        walker.replay(NameFacts.of(steps: steps).steps)
         return walker.result
     }
 }
@@ -131,6 +139,7 @@ private struct Walker {
     var sawRunTimeInclude = false
     /// False when only `used` is wanted: no diagnostic is made.
     var reportsProblems = true
+    private var notDefinedMessages: [String: String] = [:]
 
     init(defined: Set<String>) {
         self.defined = defined
@@ -158,268 +167,77 @@ private struct Walker {
 
     /// Diagnostics in order, each once (a file included twice is checked twice).
     var result: [Diagnostic] {
-        var seen = Set<Diagnostic>()
-        return diagnostics.filter { seen.insert($0).inserted }
+        DiagnosticList.eachOnce(diagnostics)
     }
 
     // MARK: - Definitions anywhere
 
-    mutating func collectDefinitions(_ workflow: Workflow) {
-        for v in workflow.vars + workflow.secrets where everywhere[v.name] == nil { everywhere[v.name] = v.range }
-        collect(workflow.auth?.login ?? [])
-        collect(workflow.setup)
-        collect(workflow.steps)
-        collect(workflow.teardown)
-    }
-
-    private mutating func collect(_ steps: [Step]) {
-        for step in steps {
-            if let id = step.id, idsEverywhere[id.value] == nil { idsEverywhere[id.value] = id.range }
-            for capture in step.capture where everywhere[capture.name.value] == nil {
-                everywhere[capture.name.value] = capture.name.range
+    /// Every capture and step id anywhere, for "defined later" messages (the first of each).
+    private mutating func collectDefinitions(_ events: [NameEvent]) {
+        for event in events {
+            switch event {
+            case .variable(let name, let range):
+                if everywhere[name] == nil { everywhere[name] = range }
+            case .capture(let name):
+                if everywhere[name.value] == nil { everywhere[name.value] = name.range }
+            case .stepID(let id):
+                if idsEverywhere[id.value] == nil { idsEverywhere[id.value] = id.range }
+            default: break
             }
-            if case .include(let include) = step.action, let file = include.resolved { collect(file.steps) }
         }
     }
 
     // MARK: - Workflow
 
-    mutating func checkWorkflow(_ workflow: Workflow) {
-        for definition in workflow.vars + workflow.secrets {
-            visit(definition.value)
-            define(definition.name)
-        }
-        if let auth = workflow.auth {
-            checkSteps(auth.login)
-            for header in auth.applyHeaders {
-                visit(header.name)
-                visit(header.value)
-            }
-            for (name, values) in auth.applyQuery {
-                visit(name)
-                for v in values { visit(v) }
-            }
-        }
+    mutating func checkWorkflow(_ facts: NameFacts) {
+        for segment in [facts.header, facts.setup, facts.steps, facts.teardown] { collectDefinitions(segment) }
+        replay(facts.header)
         // `defaults:` is rendered for every request: a name captured by any
         // step may be meant for the requests after it.
         let saved = (defined, ids)
         // Sorted: the order names are offered in breaks did-you-mean ties, and must not be a hash's.
         for name in everywhere.keys.sorted() { define(name) }
         for id in idsEverywhere.keys.sorted() { defineStepID(id) }
-        visit(workflow.defaults)
+        replay(facts.defaults)
         (defined, ids) = saved
-
-        checkSteps(workflow.setup)
-        checkSteps(workflow.steps)
-        checkSteps(workflow.teardown)
+        replay(facts.setup)
+        replay(facts.steps)
+        replay(facts.teardown)
     }
 
-    mutating func checkSteps(_ steps: [Step]) {
-        for step in steps { checkStep(step) }
-    }
-
-    /// Checks one step. What it defines for itself (`item`, `index`, an include's
-    /// `vars:`) is undone after it; its captures, and those of the steps it
-    /// includes, stay defined for the steps after it. The undo touches only the
-    /// names the step added: copying the whole scope per step made a long
-    /// workflow's check grow with the square of its length.
-    private mutating func checkStep(_ step: Step) {
-        if let condition = step.condition { visit(condition, context: "'if'") }
-        switch step.forEach {
-        case .list(let items)?: for item in items { visit(item, context: "'for_each'") }
-        case .expression(let e)?: visit(e, context: "'for_each'")
-        case nil: break
-        }
-        // Names this step made defined that were not before it.
+    /// What one open step made defined: names it added that were not defined before it
+    /// (undone after it unless kept), and the names it keeps (its captures, or those of the
+    /// steps it includes). Undoing only what a step added keeps a long workflow's check
+    /// linear: copying the whole scope per step made it grow with the square of its length.
+    private struct OpenStep {
         var introduced: [String] = []
-        if step.forEach != nil {
-            for name in ["item", "index"] where define(name) { introduced.append(name) }
-        }
-        if let name = step.name { visit(name) }
         var kept: Set<String> = []
-        switch step.action {
-        case .request(let request):
-            visit(request)
-            // The request the step sent, in its captures and expectations (not in the request).
-            if define("request") { introduced.append("request") }
-            for capture in step.capture {
-                switch capture.source {
-                case .json(let query), .regex(_, from: .json(let query)): visit(query)
-                case .header, .cookie, .regex, .status, .body, .duration, .bytes, .url, .redirects: break
-                }
-                if let value = capture.defaultValue { visit(value) }
-                // Later captures of the same step may use earlier ones.
-                if define(capture.name.value) { introduced.append(capture.name.value) }
-                kept.insert(capture.name.value)
-                // Checked with the value in scope: `expect: { eq: "{{ other }}" }` may name it too.
-                if let expect = capture.expect { visit(expect) }
-            }
-            // The step's expectations are checked after its captures, and may use them.
-            visit(step.expect)
-            if let abortIf = step.retry?.abortIf { visit(abortIf) }
-            if let id = step.id { defineStepID(id.value) }
-        case .include(let include):
-            visit(include.path)
-            for v in include.vars {
-                visit(v.value)
-                if define(v.name) { introduced.append(v.name) }
-            }
-            if let file = include.resolved {
-                includeSites.append(include.path.range)
-                checkSteps(file.steps)
+    }
+
+    mutating func replay(_ events: [NameEvent]) {
+        var openSteps: [OpenStep] = []
+        for event in events {
+            switch event {
+            case .expression(let e, let place): visit(e, context: place?.text)
+            case .variable(let name, _): define(name)
+            case .stepStart: openSteps.append(OpenStep())
+            case .scoped(let name):
+                if define(name) { openSteps[openSteps.count - 1].introduced.append(name) }
+            case .capture(let name):
+                if define(name.value) { openSteps[openSteps.count - 1].introduced.append(name.value) }
+                openSteps[openSteps.count - 1].kept.insert(name.value)
+            case .stepID(let id): defineStepID(id.value)
+            case .includeStart(let site): includeSites.append(site)
+            case .includeEnd(let captured):
                 includeSites.removeLast()
-                kept = Self.captures(in: file.steps)
-            } else if include.path.literalText == nil {
-                open = true
+                openSteps[openSteps.count - 1].kept = captured
+            case .runTimeInclude:
+                self.open = true
                 sawRunTimeInclude = true
+            case .stepEnd:
+                let step = openSteps.removeLast()
+                for name in step.introduced where !step.kept.contains(name) { defined.remove(name) }
             }
-        }
-        for name in introduced where !kept.contains(name) { defined.remove(name) }
-    }
-
-    /// Names captured by steps (and their includes), recursively.
-    private static func captures(in steps: [Step]) -> Set<String> {
-        var names: Set<String> = []
-        for step in steps {
-            names.formUnion(step.capture.map(\.name.value))
-            if case .include(let include) = step.action, let file = include.resolved {
-                names.formUnion(captures(in: file.steps))
-            }
-        }
-        return names
-    }
-
-    // MARK: - Model walk
-
-    private mutating func visit(_ request: Request) {
-        visit(request.method)
-        visit(request.url)
-        for (name, values) in request.query {
-            visit(name)
-            for v in values { visit(v) }
-        }
-        for cookie in request.cookie {
-            visit(cookie.name)
-            visit(cookie.value)
-        }
-        switch request.auth {
-        case .bearer(let t)?: visit(t)
-        case .basic(let u, let p)?, .digest(let u, let p)?: visit(u); visit(p)
-        case .header(let n, let v)?: visit(n); visit(v)
-        case .none?, nil: break
-        }
-        switch request.body {
-        case .json(let v)?: visit(v)
-        case .form(let pairs)?:
-            for pair in pairs {
-                visit(pair.name)
-                visit(pair.value)
-            }
-        case .multipart(let parts)?:
-            for part in parts {
-                visit(part.name)
-                switch part.content {
-                case .value(let t), .file(let t): visit(t)
-                }
-                if let t = part.filename { visit(t) }
-                if let t = part.contentType { visit(t) }
-            }
-        case .text(let t, let ct)?, .file(let t, let ct)?:
-            visit(t)
-            if let ct { visit(ct) }
-        case nil: break
-        }
-        visit(request.options)
-    }
-
-    private mutating func visit(_ options: RequestOptions) {
-        if let t = options.baseURL { visit(t) }
-        for header in options.headers {
-            visit(header.name)
-            visit(header.value)
-        }
-        if let t = options.proxy { visit(t) }
-        if let tls = options.tls {
-            for t in [tls.ca, tls.cert, tls.key, tls.password, tls.pinnedKey] { visit(t) }
-        }
-        if let abortIf = options.retry?.abortIf { visit(abortIf) }
-        switch options.auth {
-        case .bearer(let t)?: visit(t)
-        case .basic(let u, let p)?, .digest(let u, let p)?: visit(u); visit(p)
-        case .header(let n, let v)?: visit(n); visit(v)
-        case .none?, nil: break
-        }
-    }
-
-    /// Walks targets and checks, not kinds: a new expectation kind cannot hide a template.
-    private mutating func visit(_ expect: Expectations) {
-        for item in expect.items {
-            switch item.target {
-            case .header(let name), .cookie(let name), .cookieAttribute(let name, _), .redirect(_, .query(let name)): visit(name)
-            case .json(let query): visit(query)
-            case .status, .body, .document, .durationMilliseconds, .bytes, .httpVersion, .url, .redirectCount, .redirect: break
-            }
-            switch item.check {
-            case .matcher(let m): visit(m)
-            case .statusCodes(let patterns):
-                for case .template(let t) in patterns { visit(t) }
-            case .schema(let s): visit(s)
-            case .equalsFile(let file): visit(file.path)
-            }
-        }
-    }
-
-    /// The templates in a JSONPath key or `json:` capture.
-    private mutating func visit(_ query: JSONQuery) {
-        for template in query.templates { visit(template) }
-    }
-
-    private mutating func visit(_ schema: SchemaSource) {
-        switch schema {
-        case .compiled: break
-        case .inline(let v): visit(v)
-        case .file(let t): visit(t)
-        }
-    }
-
-    private mutating func visit(_ matcher: Matcher) {
-        switch matcher {
-        case .equals(let v): visit(v)
-        case .predicates(let predicates, _):
-            for p in predicates { visit(p.operand) }
-        }
-    }
-
-    /// Every operand shape that can hold a template is walked: a predicate cannot hide one.
-    private mutating func visit(_ operand: PredicateOperand) {
-        switch operand {
-        case .value(let v, _), .regex(let v, _): visit(v)
-        case .matcher(let m): visit(m)
-        case .matchers(let list): for m in list { visit(m) }
-        case .schema(let s): visit(s)
-        case .jwt(let jwt):
-            if let key = jwt.key { visit(key) }
-            if let jwks = jwt.jwks { visit(jwks) }
-            if let audience = jwt.audience { visit(audience) }
-            if let issuer = jwt.issuer { visit(issuer) }
-            for claim in jwt.claims { visit(claim.matcher) }
-        case .flag, .choice: break
-        }
-    }
-
-    private mutating func visit(_ value: TemplateValue, context: String? = nil) {
-        switch value.kind {
-        case .null, .bool, .number: break
-        case .string(let t): visit(t, context: context)
-        case .array(let items): for item in items { visit(item, context: context) }
-        case .object(let pairs): for pair in pairs { visit(pair.value, context: context) }
-        }
-    }
-
-    private mutating func visit(_ template: Template?, context: String? = nil) {
-        guard let template else { return }
-        for part in template.parts {
-            if case .expression(let e, _) = part { visit(e, context: context) }
         }
     }
 
@@ -507,13 +325,23 @@ private struct Walker {
         } else if !commandLineKnown {
             var notes: [Diagnostic] = []
             if let site = includeSites.last { notes.append(.note("included from here", at: site)) }
-            diagnostics.append(.warning("variable '\(name)' is not defined in the workflow; 'courier run' will need --var \(name)=VALUE "
-                                        + "(give 'courier validate' the same --var or --vars-file to check it)", at: range, notes: notes))
+            diagnostics.append(.warning(notDefinedMessage(name), at: range, notes: notes))
             return
         } else {
             message += "; define it in 'vars:', capture it in an earlier step, or pass --var \(name)=VALUE"
         }
         report(message, at: range)
+    }
+
+    /// The warning for a name `validate` leaves to the command line, made once per name: a
+    /// generated file repeats one such name thousands of times, and its warnings then share
+    /// one message instead of holding a copy each.
+    private mutating func notDefinedMessage(_ name: String) -> String {
+        if let known = notDefinedMessages[name] { return known }
+        let message = "variable '\(name)' is not defined in the workflow; 'courier run' will need --var \(name)=VALUE "
+            + "(give 'courier validate' the same --var or --vars-file to check it)"
+        notDefinedMessages[name] = message
+        return message
     }
 
     private mutating func checkStepID(_ id: String, at range: SourceRange) {

@@ -9,6 +9,7 @@ extension WorkflowDecoder {
     /// included, so an invalid one stops the run before anything is sent. A templated one
     /// is kept for the engine, which renders it and compiles the result.
     func schemaSource(_ node: YAMLNode) -> SchemaSource? {
+        guard remembersNodes else { return decodeSchemaSource(node) }
         if let known = schemas[node.identity] { return known.source }
         let source = decodeSchemaSource(node)
         schemas[node.identity] = (node, source)

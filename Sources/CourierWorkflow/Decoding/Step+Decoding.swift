@@ -52,7 +52,9 @@ extension WorkflowDecoder {
             if !isValidName(value.value) {
                 error("invalid step id '\(value.value)'; use letters, digits, '_' and '-' (not starting with a digit)", at: idNode.range)
             } else if let first = stepIDs[value.value] {
-                error("duplicate step id '\(value.value)'", at: idNode.range, notes: [.note("first used here", at: first)])
+                // Streamed steps are decoded before `setup:`: the error goes to the later one.
+                let (earlier, later) = first.start < idNode.range.start ? (first, idNode.range) : (idNode.range, first)
+                error("duplicate step id '\(value.value)'", at: later, notes: [.note("first used here", at: earlier)])
             } else {
                 stepIDs[value.value] = idNode.range
                 id = value

@@ -25,7 +25,9 @@ extension WorkflowDecoder {
         let setup = f["setup"].map { self.steps($0, for: "setup") } ?? []
         var steps: [Step] = []
         if let s = f["steps"] {
-            if s.sequence?.isEmpty == true || s.isNull {
+            if let streamed, streamed.count > 0 {
+                steps = streamed.kept
+            } else if s.sequence?.isEmpty == true || s.isNull {
                 error("'steps' is empty; a workflow needs at least one step", at: s.range)
             } else {
                 steps = self.steps(s, for: "steps")
@@ -69,10 +71,15 @@ extension WorkflowDecoder {
 /// file; cycles are errors) and literal file paths are checked, unless
 /// `options` turns that off. Relative paths inside stay as written; resolve
 /// them against ``Workflow/directory`` (or ``IncludedFile/directory``).
-package func loadWorkflow(path: String, sources: SourceStore, options: LoadOptions = LoadOptions()) -> Result<Workflow, DiagnosticList> {
+///
+/// With `stepSink`, the top-level steps go to it one at a time as they are decoded and the
+/// workflow's ``Workflow/steps`` stays empty: a caller that only checks them (`validate`)
+/// never holds a large file's model whole.
+package func loadWorkflow(path: String, sources: SourceStore, options: LoadOptions = LoadOptions(),
+                          stepSink: (any StepSink)? = nil) -> Result<Workflow, DiagnosticList> {
     let loading = options.resolveFiles ? LoadingContext(sources: sources, chain: [FilePaths.normalize(path)]) : nil
     var warnings: [Diagnostic] = []
-    let result = loadDocument(path: path, sources: sources, loading: loading,
+    let result = loadDocument(path: path, sources: sources, loading: loading, streaming: true, stepSink: stepSink,
                               emptyMessage: "the workflow is empty; it needs at least 'steps:'") { decoder, root in
         defer { warnings = decoder.diagnostics.filter { $0.severity == .warning } }
         return decoder.workflow(root, file: path)
@@ -92,7 +99,7 @@ package func decodeWorkflow(text: String, path: String, sources: SourceStore, op
 
 /// Loads a `--vars-file`: a YAML map of name → value (strings may hold templates).
 package func loadVarsFile(path: String, sources: SourceStore) -> Result<[VariableDefinition], DiagnosticList> {
-    loadDocument(path: path, sources: sources, loading: nil, emptyMessage: nil) { decoder, root in
+    loadDocument(path: path, sources: sources, loading: nil, streaming: false, emptyMessage: nil) { decoder, root in
         decoder.variables(root, for: "vars file")
     }
 }
@@ -118,7 +125,8 @@ package func loadIncludedFile(path: String, sources: SourceStore, chain: [String
     return .failure(DiagnosticList(list.sortedAndLimited))
 }
 
-private func loadDocument<T>(path: String, sources: SourceStore, loading: LoadingContext?, emptyMessage: String?,
+private func loadDocument<T>(path: String, sources: SourceStore, loading: LoadingContext?, streaming: Bool,
+                             stepSink: (any StepSink)? = nil, emptyMessage: String?,
                              _ decode: (WorkflowDecoder, YAMLNode) -> T?) -> Result<T, DiagnosticList> {
     let file: SourceFile
     do {
@@ -132,11 +140,16 @@ private func loadDocument<T>(path: String, sources: SourceStore, loading: Loadin
         let at = SourceRange(at: YAMLLoader.location(ofByte: offset, in: file.text, file: path))
         return .failure(DiagnosticList([.error("invalid YAML input: the file is not valid UTF-8 (byte \(offset)); save it as UTF-8", at: at)]))
     }
-    var loaded = YAMLLoader().load(file.text, file: path)
+    let directory = FilePaths.directory(of: path)
+    let stream = streaming ? StreamedSteps(sink: stepSink) { WorkflowDecoder(directory: directory, loading: loading) } : nil
+    var loaded = YAMLLoader().load(file.text, file: path, steps: stream)
     let root = loaded.root
     loaded.root = nil
-    let decoder = WorkflowDecoder(directory: FilePaths.directory(of: path), loading: loading)
-    decoder.diagnostics = loaded.diagnostics
+    let decoder = stream?.decoder ?? WorkflowDecoder(directory: directory, loading: loading)
+    decoder.streamed = stream?.taken
+    // A file that is not valid YAML reports only that: steps streamed before the error are
+    // not judged (as they were not when the tree was decoded after reading).
+    decoder.diagnostics = root == nil ? loaded.diagnostics : loaded.diagnostics + decoder.diagnostics
     var value: T?
     if let root {
         value = decode(decoder, root)

@@ -20,6 +20,12 @@ final class WorkflowDecoder {
     private var templates: [ObjectIdentifier: (node: YAMLNode, template: Template)] = [:]
     /// Schemas decoded so far, by node, for the same reason: an aliased schema is compiled once.
     var schemas: [ObjectIdentifier: (node: YAMLNode, source: SchemaSource?)] = [:]
+    /// Whether the nodes being decoded may be repeated by an alias, so `templates` and
+    /// `schemas` must remember them. False for a streamed step no anchor can reach: keeping
+    /// its nodes would keep the whole tree alive that streaming frees.
+    var remembersNodes = true
+    /// The top-level steps decoded while the file was read (``StreamedSteps``), if any.
+    var streamed: StreamedSteps.Taken?
 
     init(directory: String = ".", loading: LoadingContext? = nil) {
         self.directory = directory
@@ -149,6 +155,9 @@ final class WorkflowDecoder {
     func parseTemplate(_ text: String, _ node: YAMLNode) -> Template {
         // Plain text needs no cache: the parser returns at once.
         guard text.containsUTF8Byte(UInt8(ascii: "{")) else {
+            return TemplateParser.parse(text, positions: TextPositions(node: node), range: node.range, diagnostics: &diagnostics)
+        }
+        guard remembersNodes else {
             return TemplateParser.parse(text, positions: TextPositions(node: node), range: node.range, diagnostics: &diagnostics)
         }
         if let known = templates[node.identity] { return known.template }

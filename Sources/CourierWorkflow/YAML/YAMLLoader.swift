@@ -32,28 +32,37 @@ package struct YAMLLoader {
     }
 
     /// Parses `text`, naming positions after `file`.
-    package func load(_ text: String, file: String) -> Output {
+    ///
+    /// With `steps`, each item of the root mapping's `steps:` sequence goes to it as soon as
+    /// it is complete and is left out of the tree (whose `steps:` is then an empty
+    /// sequence): a large workflow is decoded step by step while it is read, so its tree
+    /// never exists whole (see ``YAMLStepStream``).
+    package func load(_ text: String, file: String, steps: (any YAMLStepStream)? = nil) -> Output {
         // A byte order mark is no content (``SourceFile`` drops it too, so columns agree).
         if text.unicodeScalars.first == "\u{FEFF}" {
-            return load(String(text.unicodeScalars.dropFirst()), file: file)
+            return load(String(text.unicodeScalars.dropFirst()), file: file, steps: steps)
         }
         // libyaml only reads the input: parse a native string's UTF-8 in place
         // rather than copying the whole file first.
-        if let output = text.utf8.withContiguousStorageIfAvailable({ load($0, file: file) }) { return output }
+        if let output = text.utf8.withContiguousStorageIfAvailable({ load($0, file: file, steps: steps) }) { return output }
         let bytes = Array(text.utf8)
-        return bytes.withUnsafeBufferPointer { load($0, file: file) }
+        return bytes.withUnsafeBufferPointer { load($0, file: file, steps: steps) }
     }
 
-    private func load(_ input: UnsafeBufferPointer<UInt8>, file: String) -> Output {
+    private func load(_ input: UnsafeBufferPointer<UInt8>, file: String, steps: (any YAMLStepStream)?) -> Output {
         // Everyday workflow files take the fast reader; it declines anything outside the
         // plain subset it knows (anchors, tags, block scalars, multi-line scalars…), and
         // whatever yields a diagnostic is read again by libyaml, whose words and positions
         // the contract's error messages are.
         var fast = TreeBuilder(file: file, input: input, maxAliasExpansion: maxAliasExpansion, maxAliasBytes: maxAliasBytes, maxDepth: maxDepth)
+        fast.steps = steps
         if CommonYAMLReader.read(input, into: &fast), fast.diagnostics.isEmpty, fast.root != nil {
             return Output(root: fast.root, diagnostics: [])
         }
+        // What the fast reader streamed before it declined is read again.
+        if fast.streamedSteps > 0 { steps?.restart() }
         var builder = TreeBuilder(file: file, input: input, maxAliasExpansion: maxAliasExpansion, maxAliasBytes: maxAliasBytes, maxDepth: maxDepth)
+        builder.steps = steps
         switch LibYAMLEvents.read(input, file: file, into: &builder) {
         case .finished:
             break
@@ -118,6 +127,9 @@ private struct Frame {
     let anchor: String?
     /// Index of this collection's first item on the node stack.
     let firstItem: Int
+    /// The root mapping's `steps:` sequence while steps are streamed: its items go to the
+    /// stream instead of onto the node stack.
+    var streamsItems = false
     /// Nodes in this subtree, counted for the alias-expansion bound.
     var size = 1
     /// Scalar text bytes in this subtree, counted for the alias-expansion bound.
@@ -144,6 +156,9 @@ private struct TreeBuilder: YAMLEventSink {
     /// The bytes being parsed, for the unquoted-template diagnostic.
     private let input: UnsafeBufferPointer<UInt8>
     private var documents = 0
+    /// Where the items of the root mapping's `steps:` go, when they are streamed.
+    var steps: (any YAMLStepStream)?
+    private(set) var streamedSteps = 0
 
     init(file: String, input: UnsafeBufferPointer<UInt8>, maxAliasExpansion: Int, maxAliasBytes: Int, maxDepth: Int) {
         self.file = file
@@ -209,8 +224,17 @@ private struct TreeBuilder: YAMLEventSink {
                                       at: range(start, end)))
         }
         guard enterCollection(start, end) else { return false }
-        frames.append(Frame(kind: kind, start: start, tag: tag, anchor: anchor, firstItem: nodes.count))
+        var frame = Frame(kind: kind, start: start, tag: tag, anchor: anchor, firstItem: nodes.count)
+        frame.streamsItems = kind == .sequence && anchor == nil && isRootStepsValue()
+        frames.append(frame)
         return true
+    }
+
+    /// Whether a collection opening now is the value of the root mapping's `steps` key.
+    private func isRootStepsValue() -> Bool {
+        guard steps != nil, frames.count == 1, let root = frames.first, root.kind == .mapping,
+              (nodes.count - root.firstItem) % 2 == 1, let key = nodes.last?.scalar else { return false }
+        return key.text.utf8.count == 5 && key.text == "steps"
     }
 
     mutating func collectionEnd(start: YAMLMark, end: YAMLMark) -> Bool {
@@ -256,6 +280,13 @@ private struct TreeBuilder: YAMLEventSink {
         }
         if frames.isEmpty {
             root = node
+        } else if frames[frames.count - 1].streamsItems, let steps {
+            // Once a step is complete no later alias can reach into it unless an anchor
+            // was set by then: the decoder needs to remember its nodes only in that case.
+            steps.step(node, mayBeAliased: !anchors.isEmpty)
+            streamedSteps += 1
+            frames[frames.count - 1].size += size
+            frames[frames.count - 1].bytes += bytes
         } else {
             nodes.append(node)
             frames[frames.count - 1].size += size

@@ -30,8 +30,8 @@ extension CourierCommand {
 
     /// Loads what discovery found into `sources`; the files skipped as not workflows are
     /// listed on standard error unless `quiet`.
-    static func load(_ found: WorkflowDiscovery.Found, sources: SourceStore, quiet: Bool) -> WorkflowLoading.Loaded {
-        let loaded = WorkflowLoading.load(found, sources: sources)
+    static func load(_ found: WorkflowDiscovery.Found, sources: SourceStore, quiet: Bool, keepingSteps: Bool = true) -> WorkflowLoading.Loaded {
+        let loaded = WorkflowLoading.load(found, sources: sources, keepingSteps: keepingSteps)
         if !quiet { Output.err(WorkflowLoading.skippedLines(loaded.skipped)) }
         return loaded
     }

@@ -124,7 +124,7 @@ enum RunCommand: CourierCommand {
         var diagnostics = loaded.diagnostics
         try configure(&settings, from: parsed, sources: sources, diagnostics: &diagnostics)
         let commandLineNames = Set(settings.commandLineVariables.map(\.name) + settings.fileVariables.map(\.name))
-        diagnostics += WorkflowLoading.checkNames(loaded.workflows, externalNames: commandLineNames,
+        diagnostics += WorkflowLoading.checkNames(loaded.facts, externalNames: commandLineNames,
                                                   environment: .init(settings.environment, isTheRunsEnvironment: true))
         // Only when every file loaded (a --var may be meant for the file that did not) and
         // something is selected (selecting nothing is its own error, below).

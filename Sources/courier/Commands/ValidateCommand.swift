@@ -37,7 +37,8 @@ enum ValidateCommand: CourierCommand {
         guard let parsed = try parse(arguments) else { return ExitCode.passed }
         let found = try discover(parsed)
         let sources = SourceStore()
-        var loaded = load(found, sources: sources, quiet: parsed.has("--quiet"))
+        // Each step is checked as it is decoded, then dropped: nothing here runs them.
+        var loaded = load(found, sources: sources, quiet: parsed.has("--quiet"), keepingSteps: false)
         let skipped = Set(loaded.skipped)
         let files = found.candidates.map(\.path).filter { !skipped.contains($0) }
         WorkflowLoading.registerLiteralSecrets(of: loaded.workflows, in: Output.secrets)
@@ -54,10 +55,10 @@ enum ValidateCommand: CourierCommand {
             }
         }
         let commandLineKnown = !parsed.all("--var").isEmpty || !parsed.all("--vars-file").isEmpty
-        loaded.diagnostics += WorkflowLoading.checkNames(loaded.workflows, externalNames: externalNames, commandLineKnown: commandLineKnown,
+        loaded.diagnostics += WorkflowLoading.checkNames(loaded.facts, externalNames: externalNames, commandLineKnown: commandLineKnown,
                                                          environment: .init(ProcessInfo.processInfo.environment, isTheRunsEnvironment: false))
         if loaded.workflows.count == files.count && !loaded.workflows.isEmpty {
-            loaded.diagnostics += UnusedVariables.check(loaded.workflows, commandLineNames: parsed.all("--var").map {
+            loaded.diagnostics += UnusedVariables.check(loaded.facts, commandLineNames: parsed.all("--var").map {
                 $0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             })
         }

@@ -8,7 +8,10 @@ import Foundation
 /// with exit 2 and every diagnostic printed.
 enum WorkflowLoading {
     struct Loaded {
+        /// Without their top-level steps when loaded with `keepingSteps: false`.
         var workflows: [Workflow]
+        /// What the name check needs of each workflow, in the same order.
+        var facts: [NameFacts] = []
         var diagnostics: [Diagnostic]
         /// Files found in a directory that are not workflows (no top-level `steps:`).
         var skipped: [String] = []
@@ -21,7 +24,10 @@ enum WorkflowLoading {
     /// Loads what discovery found. A file found in a directory without a top-level `steps:`
     /// is skipped, not loaded; one that looks like another tool's (its steps hold no `request`
     /// or `include`, or libyaml stops before any `steps:`) gets ``notOursNote`` on its first error.
-    static func load(_ found: WorkflowDiscovery.Found, sources: SourceStore) -> Loaded {
+    ///
+    /// With `keepingSteps: false` (`validate`) each top-level step is checked as it is
+    /// decoded and dropped, so a large file's model is never held whole (``CheckedSteps``).
+    static func load(_ found: WorkflowDiscovery.Found, sources: SourceStore, keepingSteps: Bool = true) -> Loaded {
         var files: [String] = []
         var skipped: [String] = []
         var maybeNotOurs = Set<String>()
@@ -44,7 +50,7 @@ enum WorkflowLoading {
                 files.append(candidate.path)
             }
         }
-        var loaded = load(files, sources: sources)
+        var loaded = load(files, sources: sources, keepingSteps: keepingSteps)
         loaded.skipped = skipped
         var noted = Set<String>()
         for index in loaded.diagnostics.indices where loaded.diagnostics[index].severity == .error {
@@ -59,20 +65,31 @@ enum WorkflowLoading {
         skipped.map { "\($0): skipped: not a workflow (no 'steps:')\n" }.joined()
     }
 
-    static func load(_ files: [String], sources: SourceStore) -> Loaded {
+    static func load(_ files: [String], sources: SourceStore, keepingSteps: Bool = true) -> Loaded {
         var loaded = Loaded(workflows: [], diagnostics: [])
         for file in files {
-            switch loadWorkflow(path: file, sources: sources) {
+            let checked = keepingSteps ? nil : CheckedSteps()
+            switch loadWorkflow(path: file, sources: sources, stepSink: checked) {
             case .success(let workflow):
                 loaded.workflows.append(workflow)
+                let names: [DuplicateStepNames.Entry]
+                if let checked {
+                    var facts = checked.facts
+                    facts.recordOutline(of: workflow)
+                    loaded.facts.append(facts)
+                    names = workflow.setup.compactMap(DuplicateStepNames.entry) + checked.names
+                        + workflow.teardown.compactMap(DuplicateStepNames.entry)
+                } else {
+                    loaded.facts.append(NameFacts(workflow))
+                    names = (workflow.setup + workflow.steps + workflow.teardown).compactMap(DuplicateStepNames.entry)
+                }
                 // Warnings (e.g. ignored keys of an included workflow) come with a success too.
-                loaded.diagnostics += workflow.warnings + DuplicateStepNames.check(workflow)
+                loaded.diagnostics += workflow.warnings + DuplicateStepNames.check(names)
             case .failure(let list): loaded.diagnostics += list.diagnostics
             }
         }
         // A fragment included by several workflows reports its problems once.
-        var seen = Set<Diagnostic>()
-        loaded.diagnostics = loaded.diagnostics.filter { seen.insert($0).inserted }
+        loaded.diagnostics = DiagnosticList.eachOnce(loaded.diagnostics)
         return loaded
     }
 
@@ -81,11 +98,11 @@ enum WorkflowLoading {
     /// `commandLineKnown`: whether `externalNames` are all the names the run
     /// will get (true for `run`; for `validate`, only when given `--var`/`--vars-file`).
     /// `environment`: for `env.NAME` (an unset one is an error in the run's environment, else a warning).
-    static func checkNames(_ workflows: [Workflow], externalNames: Set<String>, commandLineKnown: Bool = true,
+    static func checkNames(_ workflows: [NameFacts], externalNames: Set<String>, commandLineKnown: Bool = true,
                            environment: VariableChecker.Environment? = nil) -> [Diagnostic] {
-        var seen = Set<Diagnostic>()
-        return workflows.flatMap { VariableChecker.check($0, externalNames: externalNames, commandLineKnown: commandLineKnown, environment: environment) }
-            .filter { seen.insert($0).inserted }
+        DiagnosticList.eachOnce(workflows.flatMap {
+            VariableChecker.check($0, externalNames: externalNames, commandLineKnown: commandLineKnown, environment: environment)
+        })
     }
 
     /// Registers the `secrets:` values written literally in the files (every
