@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import threading
 from http.server import ThreadingHTTPServer
 
@@ -29,6 +30,21 @@ def write_port_file(path: str, port: int) -> None:
     with open(tmp, "w") as f:
         f.write(f"{port}\n")
     os.replace(tmp, path)  # readers never see a half-written file
+
+
+def listen(port: int, port_file: str, backlog: int = 64) -> socket.socket:
+    """A listening TCP socket on 127.0.0.1 for servers that do not use `http.server`
+    (raw sockets, uvicorn): the stale port file removed, the new one written once the socket
+    listens, and the `listening on` line printed."""
+    remove_stale(port_file)
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", port))
+    listener.listen(backlog)
+    bound = listener.getsockname()[1]
+    write_port_file(port_file, bound)
+    print(f"listening on http://127.0.0.1:{bound}", flush=True)
+    return listener
 
 
 def serve(servers: list[tuple[ThreadingHTTPServer, str, str | None]]) -> int:

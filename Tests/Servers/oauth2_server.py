@@ -19,7 +19,6 @@ import argparse
 import base64
 import os
 import secrets
-import socket
 import sys
 import threading
 import time
@@ -30,6 +29,9 @@ import jwt
 import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Demo"))
+from loopback import listen  # noqa: E402  (the demo's start-up contract)
 
 SIGNING_KEY = secrets.token_bytes(32)
 
@@ -230,18 +232,7 @@ def main() -> None:
     parser.add_argument("--port-file", required=True)
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
-    if os.path.exists(args.port_file):
-        os.unlink(args.port_file)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", args.port))
-    sock.listen(128)
-    port = sock.getsockname()[1]
-    temporary = args.port_file + ".tmp"
-    with open(temporary, "w") as handle:
-        handle.write(str(port))
-    os.replace(temporary, args.port_file)
-    print(f"listening on http://127.0.0.1:{port}", flush=True)
+    sock = listen(args.port, args.port_file, backlog=128)
     config = uvicorn.Config(app, log_level="info" if args.verbose else "warning",
                             access_log=args.verbose, timeout_keep_alive=120)
     uvicorn.Server(config).run(sockets=[sock])

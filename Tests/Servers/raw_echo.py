@@ -18,6 +18,9 @@ import socket
 import sys
 import threading
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Demo"))
+from loopback import listen  # noqa: E402  (the demo's start-up contract)
+
 LOG_PREFIX = b"/__raw_echo/"
 
 
@@ -135,20 +138,7 @@ def main():
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
-    try:
-        os.unlink(args.port_file)
-    except FileNotFoundError:
-        pass
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind(("127.0.0.1", args.port))
-    listener.listen(64)
-    port = listener.getsockname()[1]
-    temporary = args.port_file + ".tmp"
-    with open(temporary, "w") as f:
-        f.write(str(port))
-    os.replace(temporary, args.port_file)
-    print(f"listening on http://127.0.0.1:{port}", flush=True)
+    listener = listen(args.port, args.port_file)
 
     def stop(signum, frame):
         sys.exit(0)
